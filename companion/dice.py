@@ -1,0 +1,107 @@
+"""Dice, symbols and tokens: the names the table uses, and the faces of each die.
+
+A die count is a :class:`Dice` value (white, red, blue); a rolled stash is a :class:`Roll`,
+the symbols on top grouped by color. Both are small immutable tuples so that game states
+stay cheap to copy and safe to share.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+COLORS: tuple[str, ...] = ("white", "red", "blue")
+SYMBOLS: tuple[str, ...] = ("finger", "gun", "cocktail", "gavel")
+TOKENS: tuple[str, ...] = ("lawyer", "speakeasy", "streets", "investigator")
+
+#: The symbol that influences each token, and back.
+TOKEN_SYMBOL: dict[str, str] = {
+    "lawyer": "gavel",
+    "speakeasy": "cocktail",
+    "streets": "gun",
+    "investigator": "finger",
+}
+SYMBOL_TOKEN: dict[str, str] = {symbol: token for token, symbol in TOKEN_SYMBOL.items()}
+
+#: Each color's own symbol, shown twice on its dice (the finger is on every die twice).
+OWN_SYMBOL: dict[str, str] = {"red": "gun", "blue": "cocktail", "white": "gavel"}
+
+
+def _faces(color: str) -> tuple[str, ...]:
+    own = OWN_SYMBOL[color]
+    others = tuple(s for s in SYMBOLS if s not in ("finger", own))
+    return ("finger", "finger", own, own) + others
+
+
+#: The six faces of a die of each color.
+FACES: dict[str, tuple[str, ...]] = {color: _faces(color) for color in COLORS}
+
+
+class Dice(NamedTuple):
+    """How many dice of each color a place holds (a stash, a token, the box)."""
+
+    white: int = 0
+    red: int = 0
+    blue: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.white + self.red + self.blue
+
+    def of(self, color: str) -> int:
+        return self[COLORS.index(color)]
+
+    def plus(self, color: str, n: int = 1) -> "Dice":
+        i = COLORS.index(color)
+        return Dice(*(v + n if j == i else v for j, v in enumerate(self)))
+
+    def add(self, other: "Dice") -> "Dice":
+        return Dice(self[0] + other[0], self[1] + other[1], self[2] + other[2])
+
+    def as_dict(self) -> dict[str, int]:
+        return {"white": self[0], "red": self[1], "blue": self[2]}
+
+    def colors(self) -> tuple[str, ...]:
+        """The colors of which there is at least one die."""
+        return tuple(c for c, n in zip(COLORS, self) if n > 0)
+
+    @classmethod
+    def from_colors(cls, colors: "list[str] | tuple[str, ...]") -> "Dice":
+        return cls(*(sum(1 for c in colors if c == color) for color in COLORS))
+
+
+NO_DICE = Dice(0, 0, 0)
+
+
+class Roll(NamedTuple):
+    """The symbols showing on a player's rolled dice, grouped by color."""
+
+    white: tuple[str, ...] = ()
+    red: tuple[str, ...] = ()
+    blue: tuple[str, ...] = ()
+
+    def count(self, symbol: str) -> int:
+        """How many of these dice show ``symbol``."""
+        return self[0].count(symbol) + self[1].count(symbol) + self[2].count(symbol)
+
+    def symbols(self) -> frozenset[str]:
+        """The symbols showing on at least one die."""
+        return frozenset(self[0] + self[1] + self[2])
+
+    def dice(self) -> Dice:
+        return Dice(len(self[0]), len(self[1]), len(self[2]))
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {color: list(faces) for color, faces in zip(COLORS, self)}
+
+    @classmethod
+    def from_dict(cls, faces: dict[str, list[str] | tuple[str, ...]]) -> "Roll":
+        return cls(*(tuple(faces.get(color, ())) for color in COLORS))
+
+
+def roll_dice(dice: Dice, rng: random.Random) -> Roll:
+    """Roll ``dice`` with their real faces: 2 fingers, 2 of the color's own symbol, 1 of each other.
+
+    Virtual dice for play without a camera and for bots; randomness comes only from ``rng``.
+    """
+    return Roll(*(tuple(rng.choice(FACES[color]) for _ in range(n)) for color, n in zip(COLORS, dice)))
