@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,
+    note TEXT,
     at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (game_id, seq)
 );
@@ -37,6 +38,10 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT NOT NULL,
     value TEXT NOT NULL,
     PRIMARY KEY (game_id, key)
+);
+CREATE TABLE IF NOT EXISTS tables (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 """
 
@@ -110,6 +115,9 @@ class EventLog:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(events)")}
+        if "note" not in columns:  # a database written before events carried a note
+            self._db.execute("ALTER TABLE events ADD COLUMN note TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -122,13 +130,38 @@ class EventLog:
             cur = self._db.execute("INSERT INTO games (setup) VALUES (?)", (json.dumps(setup.to_json()),))
             return int(cur.lastrowid)
 
-    def append(self, game_id: int, seq: int, action: Action) -> None:
-        """Commit ``action`` as event number ``seq`` (1, 2, ...) of the game; durable on return."""
+    def append(self, game_id: int, seq: int, action: Action, note: dict[str, Any] | None = None) -> None:
+        """Commit ``action`` as event number ``seq`` (1, 2, ...) of the game; durable on return.
+
+        ``note`` is what the session keeps with the event in the same row (who sent it, its
+        request id, the state version it made), so that one commit records both."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO events (game_id, seq, action) VALUES (?, ?, ?)",
-                (game_id, seq, json.dumps(action_to_json(action))),
+                "INSERT INTO events (game_id, seq, action, note) VALUES (?, ?, ?, ?)",
+                (game_id, seq, json.dumps(action_to_json(action)), None if note is None else json.dumps(note)),
             )
+
+    def entries(self, game_id: int) -> list[tuple[int, Action, dict[str, Any]]]:
+        """The game's events in order, each as (seq, action, note; {} when it has none)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, action, note FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [(seq, action_from_json(json.loads(a)), json.loads(n) if n else {}) for seq, a, n in rows]
+
+    def save_table(self, key: str, value: Any) -> None:
+        """Keep a piece of table-level data (the lobby, pause, the host token) in one commit."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO tables (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value)),
+            )
+
+    def load_table(self, key: str) -> Any:
+        """The value kept under ``key`` by :meth:`save_table`, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM tables WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def setup(self, game_id: int) -> GameSetup:
         with self._lock:

@@ -1,0 +1,71 @@
+"""``gangster-dice serve``: run the table's web server (waitress, many threads) on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+#: Threads: 4 phones + the table + 10 spectators each hold a live stream, plus room for requests.
+THREADS = 48
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--data", default=None, help="data directory (default $XDG_DATA_HOME/gangster-dice)")
+    parser.add_argument(
+        "--camera", default="demo", help="camera source: demo (default), none, pi, an OpenCV index, or a folder of frames"
+    )
+
+
+def add_command(subparsers) -> None:
+    """Register ``serve`` on the ``gangster-dice`` command."""
+    parser = subparsers.add_parser("serve", help="run the table companion's web server")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from waitress.server import create_server
+
+    from . import create_app, default_data_dir
+    from .network import base_url
+
+    data_dir = Path(args.data) if args.data else default_data_dir()
+    app = create_app(data_dir, camera=args.camera, port=args.port)
+    session = app.extensions["gangster_session"]
+    server = create_server(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=THREADS,
+        # Live streams write a heartbeat every 15 s; a connection silent for 2 minutes is dead.
+        channel_timeout=120,
+        connection_limit=200,
+        ident="gangster-dice",
+    )
+    join = base_url(app.config["PUBLIC_HOST"], args.port)
+    local = base_url("127.0.0.1", args.port)
+    print(f"Gangster Dice table companion, data in {data_dir}", flush=True)
+    print(f"  Phones join at:      {join}/play", flush=True)
+    print(f"  Table screen:        {local}/  (on this machine: it becomes the host)", flush=True)
+    print(f"  Table screen + host: {join}/?host={session.host_token}", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m web", description="Gangster Dice table companion: web server")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
