@@ -385,6 +385,8 @@ class Session:
         me = state.players[seat]
         if not isinstance(data, dict):
             raise Refusal(400, "An action is a JSON object with a kind.")
+        if data.get("kind") in ("move_die", "give_favor", "take_favor", "end_game"):
+            raise Refusal(403, "Only the host adjusts the table.")
         data = dict(data)
         if data.get("player") is None:
             data["player"] = me
