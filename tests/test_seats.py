@@ -35,9 +35,10 @@ class Die:
     confidence: float = 0.97
 
 
-def _grid(width: int, height: int, step: int = 16):
-    xs = np.linspace(0, width, width // step + 1)
-    ys = np.linspace(0, height, height // step + 1)
+def _grid(width: int, height: int, points: int = 60):
+    step = max(width, height) / points
+    xs = np.linspace(0, width, round(width / step) + 1)
+    ys = np.linspace(0, height, round(height / step) + 1)
     return [(float(x), float(y)) for x in xs for y in ys]
 
 

@@ -219,3 +219,43 @@ def test_frame_size_change_restarts_cleanly() -> None:
         detector.update(_camera_noise(_table(FELT), rng), i * STEP)
     assert detector.update(small, 1.0) in (SettleState.IDLE, SettleState.SETTLING)
     assert detector.update(small, 1.25) in (SettleState.IDLE, SettleState.SETTLING)
+
+
+# --- On the scene renderer's roll sequences (dice tumbling in, a hand passing, still frames) -------
+
+
+def _rendered_roll(seed: int, hand_resting: bool, extra_still: int = 0):
+    import dataclasses
+
+    from vision.render import random_scene, render, roll_sequence
+
+    scene = random_scene(seed, width=512, height=384, hand=hand_resting)
+    frames = roll_sequence(scene, 20, seed)
+    frames += [render(dataclasses.replace(scene, noise_seed=1000 + k))[0] for k in range(extra_still)]
+    empty = render(dataclasses.replace(scene, dice=(), hand=None))[0]
+    return [empty] * 3 + frames
+
+
+@pytest.mark.parametrize("seed", [5])
+def test_rendered_roll_fires_once_when_still_and_never_while_dice_or_hand_move(seed: int) -> None:
+    frames = _rendered_roll(seed, hand_resting=False)
+    detector = SettleDetector()
+    states = [detector.update(frame, index * STEP) for index, frame in enumerate(frames)]
+    # 3 empty-table frames, then roll_sequence(n=20): 8 tumbling frames, 6 with a hand passing and
+    # 6 still ones, the first of which still differs from the last hand frame.
+    assert states[:3] == [SettleState.IDLE] * 3
+    assert states[3:18] == [SettleState.MOVING] * 15
+    assert states[18:] == [SettleState.SETTLING] * 3 + [SettleState.SETTLED, SettleState.IDLE]
+
+
+def test_rendered_hand_resting_in_view_holds_the_trigger_back() -> None:
+    frames = _rendered_roll(0, hand_resting=True, extra_still=10)
+    detector = SettleDetector()
+    states, hands = [], []
+    for index, frame in enumerate(frames):
+        states.append(detector.update(frame, index * STEP))
+        hands.append(detector.last.hand)
+    # From frame 18 on nothing moves but the final scene has a hand resting in view.
+    assert all(states[i] is SettleState.MOVING and hands[i] for i in range(18, 23))
+    assert states.count(SettleState.SETTLED) == 1  # fires once the patience for a resting hand is over
+    assert states.index(SettleState.SETTLED) >= 23 + 3

@@ -16,6 +16,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping, Protocol, Sequence
 
@@ -57,11 +58,14 @@ class Zones:
     def seat_of(self, point: Sequence[float]) -> int | None:
         """The seat whose zone holds `point` (edges count as inside; first seat wins on a shared edge)."""
         x, y = float(point[0]), float(point[1])
-        for seat, polygon in enumerate(self.polygons):
-            contour = np.asarray(polygon, dtype=np.float32).reshape(-1, 1, 2)
+        for seat, contour in enumerate(self._contours):
             if cv2.pointPolygonTest(contour, (x, y), False) >= 0:
                 return seat
         return None
+
+    @cached_property
+    def _contours(self) -> tuple[np.ndarray, ...]:
+        return tuple(np.asarray(p, dtype=np.float32).reshape(-1, 1, 2) for p in self.polygons)
 
     def scaled_to(self, width: int, height: int) -> "Zones":
         """The same zones for a frame of another size (zones drawn on a preview, used at full size)."""

@@ -47,7 +47,7 @@ class SettleConfig:
     still_seconds: float = 0.8
     detect_hands: bool = True
     hand_fraction: float = 0.02  # a hand from above covers far more than a few dice
-    hand_patience_seconds: float = 6.0  # still skin longer than this is scenery (a resting forearm)
+    hand_patience_seconds: float = 3.0  # still skin longer than this is scenery (a resting forearm)
     fire_on_first_scene: bool = False  # fire for the scene seen at start-up when nothing moved?
 
 
