@@ -11,6 +11,34 @@ from typing import Sequence
 THREADS = 48
 
 
+def make_server(app, host: str = "0.0.0.0", port: int = 8000):
+    """A waitress server for ``app`` (not yet running): enough threads for every live stream."""
+    from waitress.server import create_server
+
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=THREADS,
+        # Live streams write a heartbeat every 15 s; a connection silent for 2 minutes is dead.
+        channel_timeout=120,
+        connection_limit=200,
+        ident="gangster-dice",
+    )
+
+
+def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0):
+    """Run ``app`` on a real waitress server in a daemon thread (for tests and the benchmark).
+
+    Returns (base URL, server); ``server.close()`` stops accepting connections."""
+    import threading
+
+    server = make_server(app, host, port)
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    return f"http://{host}:{server.effective_port}", server
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -28,24 +56,13 @@ def add_command(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from waitress.server import create_server
-
     from . import create_app, default_data_dir
     from .network import base_url
 
     data_dir = Path(args.data) if args.data else default_data_dir()
     app = create_app(data_dir, camera=args.camera, port=args.port)
     session = app.extensions["gangster_session"]
-    server = create_server(
-        app,
-        host=args.host,
-        port=args.port,
-        threads=THREADS,
-        # Live streams write a heartbeat every 15 s; a connection silent for 2 minutes is dead.
-        channel_timeout=120,
-        connection_limit=200,
-        ident="gangster-dice",
-    )
+    server = make_server(app, args.host, args.port)
     join = base_url(app.config["PUBLIC_HOST"], args.port)
     local = base_url("127.0.0.1", args.port)
     print(f"Gangster Dice table companion, data in {data_dir}", flush=True)
