@@ -216,7 +216,7 @@ def test_pi_camera_configures_a_bgr_still_stream_and_locks_settled_exposure() ->
     names = fake.names()
     assert names[:4] == ["init", "create_still_configuration", "configure", "start"]
     _, main, options = fake.calls[1]
-    assert main == {"size": (2304, 1296), "format": "RGB888"}  # RGB888 is [B, G, R] in memory
+    assert main == {"size": (4608, 2592), "format": "RGB888"}  # RGB888 is [B, G, R] in memory
     assert options.get("queue") is False
 
     # Exposure is locked only after the values stopped moving, with exactly those values.
@@ -233,9 +233,9 @@ def test_pi_camera_configures_a_bgr_still_stream_and_locks_settled_exposure() ->
     assert camera.exposure == LockedExposure(20000, 2.0, (1.9, 1.6))
 
     frame = camera.frame()
-    assert frame.shape == (1296, 2304, 3) and frame.dtype == np.uint8
+    assert frame.shape == (2592, 4608, 3) and frame.dtype == np.uint8
     assert ("capture_array", "main") in fake.calls
-    assert "2304x1296" in camera.name
+    assert "4608x2592" in camera.name
 
     camera.close()
     camera.close()  # twice is harmless
@@ -244,18 +244,19 @@ def test_pi_camera_configures_a_bgr_still_stream_and_locks_settled_exposure() ->
         camera.frame()
 
 
-def test_pi_camera_uses_the_size_asked_for_and_half_sensor_size_by_default() -> None:
+def test_pi_camera_uses_the_size_asked_for_and_the_full_sensor_by_default() -> None:
     made: list[RecordingPicamera2] = []
 
     def factory(camera_num: int = 0) -> RecordingPicamera2:
         made.append(RecordingPicamera2(camera_num))
         return made[-1]
 
-    PiCamera((1640, 1232), camera_num=1, picamera2_factory=factory).close()
+    PiCamera((2304, 1296), camera_num=1, picamera2_factory=factory).close()
     assert made[0].calls[0] == ("init", 1)
-    assert made[0].calls[1][1]["size"] == (1640, 1232)
-    assert default_pi_size((3280, 2464)) == (1640, 1232)  # camera module 2
-    assert default_pi_size((4056, 3040)) == (2028, 1520)  # HQ camera
+    assert made[0].calls[1][1]["size"] == (2304, 1296)
+    assert default_pi_size((3280, 2464)) == (3280, 2464)  # camera module 2
+    assert default_pi_size((4056, 3040)) == (4056, 3040)  # HQ camera
+    assert default_pi_size((2593, 1945)) == (2592, 1944)  # even sizes only
 
 
 def test_pi_camera_start_failure_closes_the_device_and_says_why() -> None:

@@ -99,6 +99,8 @@ def test_latest_jpeg_is_encoded_once_per_frame() -> None:
         assert owner.latest().number == 1
         assert first is not None and again is first  # the cached bytes, not a new encoding
         assert owner.latest_jpeg(quality=50) is not first  # another quality is encoded anew
+        small = owner.latest_jpeg(max_width=32)
+        assert cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR).shape == (24, 32, 3)
     finally:
         started = time.monotonic()
         owner.stop()

@@ -98,20 +98,22 @@ class LockedExposure:
 
 
 def default_pi_size(sensor_size: tuple[int, int]) -> tuple[int, int]:
-    """Half the sensor's full resolution in each direction, rounded down to even numbers.
+    """The sensor's full resolution (rounded down to even numbers): 4608×2592 on camera module 3,
+    3280×2464 on module 2, 4056×3040 on the HQ camera.
 
-    That is one of the sensor's binned modes (fast and less noisy): 2304×1296 on camera module 3,
-    1640×1232 on module 2, 2028×1520 on the HQ camera. From 60–80 cm above the table a die is then
-    60–120 px wide, plenty for the reader, and a frame still converts in a few milliseconds.
+    Why full: the reader wants dice 60–120 px wide, and the camera should hang 60–80 cm above the
+    table, out of the players' way. From 70 cm module 3 sees about 91 cm of table across, so a
+    16 mm die is about 80 px at full resolution but only 40 px at half. The settle trigger works on
+    a 320 px copy, and the web asks for a scaled-down JPEG, so only the reader sees full frames.
     """
     width, height = sensor_size
-    return (width // 2) & ~1, (height // 2) & ~1
+    return width & ~1, height & ~1
 
 
 class PiCamera(_ClosesOnExit):
     """A Raspberry Pi camera module through picamera2, with exposure and white balance locked.
 
-    Start-up: a still configuration at `size` (default: half the sensor resolution), main stream
+    Start-up: a still configuration at `size` (default: the full sensor resolution), main stream
     in "RGB888" — which picamera2 documents as pixels laid out [B, G, R], exactly what OpenCV
     wants — then automatic exposure and white balance run until they stop changing, and their
     values are locked with `set_controls`. `picamera2_factory` is the `Picamera2` class; it is
@@ -343,7 +345,7 @@ def open_camera(
 ) -> Camera | None:
     """Open the camera named by `source`; None for "none" (play without a camera).
 
-    - "pi": the Raspberry Pi camera module (`PiCamera`), at `size` or half the sensor resolution;
+    - "pi": the Raspberry Pi camera module (`PiCamera`), at `size` or the full sensor resolution;
     - "0", "1", …: an OpenCV camera index (`OpenCVCamera`), at `size` or 1920×1080;
     - "demo": `demo_factory()` when given (the companion plugs in frames rendered from the game),
       else the images of `demo_image_folders()` replayed in a loop;

@@ -63,7 +63,7 @@ class CameraOwner:
         self._thread: threading.Thread | None = None
         self._latest: Snapshot | None = None
         self._settled: Snapshot | None = None
-        self._jpeg: tuple[int, int, bytes] | None = None  # (frame number, quality, bytes)
+        self._jpeg: tuple[tuple[int, int, int | None], bytes] | None = None  # ((number, quality, width), bytes)
         self.name = "camera (not started)"
         self.error: str | None = None  # why the owner stopped, if it stopped by itself
         self._open_error: str | None = None
@@ -129,22 +129,31 @@ class CameraOwner:
                 self._new_frame.wait(min(remaining, 0.5))
             return self._latest
 
-    def latest_jpeg(self, quality: int = 80) -> bytes | None:
-        """The newest frame as JPEG bytes, encoded once per frame however many viewers ask."""
+    def latest_jpeg(self, quality: int = 80, max_width: int | None = 1280) -> bytes | None:
+        """The newest frame as JPEG bytes, scaled down to `max_width` (None: full size).
+
+        Encoded once per frame however many viewers ask: a full 12 MP frame would cost a Pi a
+        noticeable share of a second each time, and a table screen needs no more than 1280 px.
+        """
         snapshot = self.latest()
         if snapshot is None:
             return None
+        key = (snapshot.number, quality, max_width)
         with self._lock:
             cached = self._jpeg
-        if cached is not None and cached[0] == snapshot.number and cached[1] == quality:
-            return cached[2]
-        ok, buffer = cv2.imencode(".jpg", snapshot.frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        image = snapshot.frame
+        if max_width is not None and image.shape[1] > max_width:
+            height = max(1, round(image.shape[0] * max_width / image.shape[1]))
+            image = cv2.resize(image, (max_width, height), interpolation=cv2.INTER_AREA)
+        ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if not ok:
             return None
         data = buffer.tobytes()
         with self._lock:
-            if self._jpeg is None or self._jpeg[0] <= snapshot.number:
-                self._jpeg = (snapshot.number, quality, data)
+            if self._jpeg is None or self._jpeg[0][0] <= snapshot.number:
+                self._jpeg = (key, data)
         return data
 
     # --- the owner thread ---------------------------------------------------------------------------
