@@ -14,8 +14,7 @@ rules leave to a player; :func:`pending_decision` says which one.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .actions import (
     Action,
@@ -144,8 +143,7 @@ def new_game(
 # Who must act -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """A choice the rules leave to one player while a round resolves.
 
     ``kind``: "speakeasy" (exchange up to 3 dice), "streets" (place one die or none),
@@ -253,10 +251,10 @@ def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
             raise IllegalAction(
                 player, f"your stash has {have} {color} {'die' if have == 1 else 'dice'}, but the roll shows {len(faces)}"
             )
-        for symbol in faces:
-            if symbol not in SYMBOLS:
-                raise IllegalAction(player, f"{symbol!r} is not a symbol on the dice")
-    return replace(state, rolls=_set(state.rolls, seat, roll))
+        if not _SYMBOL_SET.issuperset(faces):
+            wrong = next(symbol for symbol in faces if symbol not in _SYMBOL_SET)
+            raise IllegalAction(player, f"{wrong!r} is not a symbol on the dice")
+    return state.evolve(rolls=_set(state.rolls, seat, roll))
 
 
 def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
@@ -270,12 +268,12 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     if roll is None:
         raise IllegalAction(player, "roll your dice before you bid")
     bids = tuple(action.bids)
-    required = bids_required(state, seat)
+    showing = roll.symbols()
+    required = min(2 if state.two_player else 1, len(showing))
     if len(bids) != required:
         if state.two_player and required == 2:
             raise IllegalAction(player, f"in a 2-player game you make two bids, on two different symbols, not {len(bids)}")
         raise IllegalAction(player, f"make {required} bid{'s' if required != 1 else ''}, not {len(bids)}")
-    showing = roll.symbols()
     hand = list(state.hands[seat])
     without_favor = 0
     seen: set[str] = set()
@@ -295,7 +293,7 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
             raise IllegalAction(player, f"you have no favor card of value {bid.favor} in your hand")
     if without_favor > max(0, len(bids) - len(state.hands[seat])):
         raise IllegalAction(player, "play a favor card from your hand with each bid")
-    state = replace(state, bids=_set(state.bids, seat, bids))
+    state = state.evolve(bids=_set(state.bids, seat, bids))
     if all(b is not None for b in state.bids):
         state = _reveal(state)
     return state
@@ -310,7 +308,7 @@ def _reveal(state: GameState) -> GameState:
         roll = state.rolls[seat]
         for bid in state.bids[seat]:
             score = roll.count(bid.symbol) + (bid.favor or 0) + (streets_bonus if state.streets == seat else 0)
-            scores[TOKENS.index(_SYMBOL_TOKEN[bid.symbol])].append((seat, score))
+            scores[_SYMBOL_INDEX[bid.symbol]].append((seat, score))
     winners: list[int | None] = []
     ties: list[tuple[int, ...]] = []
     for token_scores in scores:
@@ -342,73 +340,102 @@ def _reveal(state: GameState) -> GameState:
         ties=tuple(ties),
         streets_controller=state.streets,
     )
-    state = replace(state, phase=Phase.RESOLVING, reveal=reveal, hands=tuple(hands), played=played)
-
     # The Lawyer: take control, or (already controlling) earn a +4 at this round's draw.
-    lawyer = winners[0]
-    if lawyer is not None:
-        if state.lawyer == lawyer:
-            state = _note(replace(state, lawyer_bonus=lawyer), Effect("lawyer_favor", lawyer, "lawyer"))
+    lawyer, lawyer_bonus = state.lawyer, None
+    if winners[0] is not None:
+        if lawyer == winners[0]:
+            lawyer_bonus = lawyer
+            reveal = reveal._replace(effects=(Effect("lawyer_favor", lawyer, "lawyer"),))
         else:
-            state = _note(replace(state, lawyer=lawyer), Effect("control", lawyer, "lawyer"))
+            lawyer = winners[0]
+            reveal = reveal._replace(effects=(Effect("control", lawyer, "lawyer"),))
+    state = state.evolve(
+        phase=Phase.RESOLVING, reveal=reveal, hands=tuple(hands), played=played, lawyer=lawyer, lawyer_bonus=lawyer_bonus
+    )
     return _advance(state, Step.SPEAKEASY)
 
 
-_SYMBOL_TOKEN = {symbol: token for token, symbol in TOKEN_SYMBOL.items()}
+_SYMBOL_SET = frozenset(SYMBOLS)
+#: The index in TOKENS of the token each symbol influences.
+_SYMBOL_INDEX = {symbol: TOKENS.index(token) for token, symbol in TOKEN_SYMBOL.items()}
 
 
-def _note(state: GameState, effect: Effect) -> GameState:
+def _note(state: GameState, effect: Effect, **changes: object) -> GameState:
+    """The state with ``changes`` made and ``effect`` noted in the round's effects, in one copy."""
     assert state.reveal is not None
-    return replace(state, reveal=replace(state.reveal, effects=state.reveal.effects + (effect,)))
+    return state.evolve(reveal=state.reveal._replace(effects=state.reveal.effects + (effect,)), **changes)
 
 
 def _advance(state: GameState, step: Step) -> GameState:
-    """Settle effects from ``step`` on, stopping at the first that needs a player's decision."""
-    winners = state.reveal.winners  # type: ignore[union-attr]
+    """Settle the effects from ``step`` on until one needs a player's decision or the round ends.
+
+    Taking control and passing the Investigator change no dice, so they are gathered and made
+    in one copy of the state, which keeps the engine fast.
+    """
+    reveal = state.reveal
+    assert reveal is not None
+    winners = reveal.winners
+    changes: dict[str, object] = {}
+    effects = list(reveal.effects)
+    paused: Step | None = None
     if step is Step.SPEAKEASY:
         seat = winners[1]
-        if seat is not None:
-            if state.speakeasy == seat:
-                return replace(state, step=Step.SPEAKEASY)
-            state = _note(replace(state, speakeasy=seat), Effect("control", seat, "speakeasy"))
-        step = Step.STREETS
-    if step is Step.STREETS:
+        if seat is not None and state.speakeasy == seat:
+            paused = Step.SPEAKEASY
+        else:
+            if seat is not None:
+                changes["speakeasy"] = seat
+                effects.append(Effect("control", seat, "speakeasy"))
+            step = Step.STREETS
+    if paused is None and step is Step.STREETS:
         seat = winners[2]
-        if seat is not None:
-            if state.streets == seat:
-                return replace(state, step=Step.STREETS)
-            state = _note(replace(state, streets=seat), Effect("control", seat, "streets"))
-        step = Step.INVESTIGATOR
-    if step is Step.INVESTIGATOR:
+        if seat is not None and state.streets == seat:
+            paused = Step.STREETS
+        else:
+            if seat is not None:
+                changes["streets"] = seat
+                effects.append(Effect("control", seat, "streets"))
+            step = Step.INVESTIGATOR
+    holder = state.holder
+    if paused is None and step is Step.INVESTIGATOR:
         seat = winners[3]
         if seat is not None:
-            if state.holder is None or state.holder == seat:
-                target = state.left_of(seat)
-                state = _note(replace(state, holder=target), Effect("investigator_pass", seat, "investigator", target=target))
+            if holder is None or holder == seat:
+                holder = changes["holder"] = state.left_of(seat)
+                effects.append(Effect("investigator_pass", seat, "investigator", target=holder))
             elif givable(state, seat).total > 0:
-                return replace(state, step=Step.INVESTIGATOR)
+                paused = Step.INVESTIGATOR
             else:
-                state = _note(state, Effect("investigator_nothing", seat, "investigator"))
+                effects.append(Effect("investigator_nothing", seat, "investigator"))
         step = Step.TAKE
-    if step is Step.TAKE:
+    take: str | None = None
+    if paused is None and step is Step.TAKE:
         on_it = state.investigator_dice
-        holder = state.holder
         if on_it.total > 0 and holder is not None:
             colors = on_it.colors()
             if len(colors) > 1 or state.lawyer == holder:
-                return replace(state, step=Step.TAKE)
-            state = _take_from_investigator(state, holder, colors[0])
+                paused = Step.TAKE
+            else:
+                take = colors[0]
+    if len(effects) > len(reveal.effects):
+        changes["reveal"] = reveal._replace(effects=tuple(effects))
+    if paused is not None:
+        return state.evolve(step=paused, **changes)
+    if changes:
+        state = state.evolve(**changes)
+    if take is not None:
+        state = _take_from_investigator(state, holder, take)  # type: ignore[arg-type]
     return _end_round(state)
 
 
 def _take_from_investigator(state: GameState, seat: int, color: str) -> GameState:
-    state = replace(
+    return _note(
         state,
+        Effect("investigator_take", seat, "investigator", color=color, count=1),
         investigator_dice=state.investigator_dice.plus(color, -1),
         stashes=_set(state.stashes, seat, state.stashes[seat].plus(color)),
         received=_set(state.received, seat, state.received[seat].plus(color)),
     )
-    return _note(state, Effect("investigator_take", seat, "investigator", color=color, count=1))
 
 
 def _draw(deck: list[int], discard: list[int], state: GameState, shuffles: int) -> tuple[int | None, int]:
@@ -447,8 +474,10 @@ def _end_round(state: GameState) -> GameState:
                 hands[seat].append(card)
     reveal = state.reveal
     assert reveal is not None
-    state = replace(
-        state,
+    winners = tuple(seat for seat, stash in enumerate(state.stashes) if stash.total == 0)
+    return state.evolve(
+        phase=Phase.FINISHED if winners else Phase.BIDDING,
+        winners=winners,
         round=state.round + 1,
         deck=tuple(deck),
         discard=tuple(discard),
@@ -464,10 +493,6 @@ def _end_round(state: GameState) -> GameState:
         step=None,
         reveal=None,
     )
-    winners = tuple(seat for seat, stash in enumerate(state.stashes) if stash.total == 0)
-    if winners:
-        return replace(state, phase=Phase.FINISHED, winners=winners)
-    return replace(state, phase=Phase.BIDDING)
 
 
 def _decider(state: GameState, player: str, step: Step, what: str) -> int:
@@ -500,13 +525,13 @@ def _exchange(state: GameState, action: ExchangeAtSpeakeasy) -> GameState:
     gave, took = Dice.from_colors(give), Dice.from_colors(take)
     stash = state.stashes[seat]
     new_stash = Dice(*(s - g + t for s, g, t in zip(stash, gave, took)))
-    state = replace(
+    state = _note(
         state,
+        Effect("speakeasy_exchange", seat, "speakeasy", give=give, take=take, count=len(give)),
         stashes=_set(state.stashes, seat, new_stash),
         speakeasy_dice=Dice(*(d + g - t for d, g, t in zip(on_it, gave, took))),
         received=_set(state.received, seat, state.received[seat].add(took)),
     )
-    state = _note(state, Effect("speakeasy_exchange", seat, "speakeasy", give=give, take=take, count=len(give)))
     return _advance(state, Step.STREETS)
 
 
@@ -517,12 +542,12 @@ def _place_on_streets(state: GameState, action: PlaceOnStreets) -> GameState:
         color = _check_color(player, action.color)
         if givable(state, seat).of(color) < 1:
             raise IllegalAction(player, f"you have no {color} die that you may place on the Streets")
-        state = replace(
+        state = _note(
             state,
+            Effect("streets_place", seat, "streets", color=color, count=1),
             stashes=_set(state.stashes, seat, state.stashes[seat].plus(color, -1)),
             streets_dice=state.streets_dice.plus(color),
         )
-        state = _note(state, Effect("streets_place", seat, "streets", color=color, count=1))
     return _advance(state, Step.INVESTIGATOR)
 
 
@@ -533,12 +558,12 @@ def _choose_investigator_color(state: GameState, action: ChooseInvestigatorColor
     count = givable(state, seat).of(color)
     if count < 1:
         raise IllegalAction(player, f"you have no {color} dice that you may put on the Investigator")
-    state = replace(
+    state = _note(
         state,
+        Effect("investigator_place", seat, "investigator", color=color, count=count),
         stashes=_set(state.stashes, seat, state.stashes[seat].plus(color, -count)),
         investigator_dice=state.investigator_dice.plus(color, count),
     )
-    state = _note(state, Effect("investigator_place", seat, "investigator", color=color, count=count))
     return _advance(state, Step.TAKE)
 
 
@@ -583,12 +608,12 @@ def _get_dice(state: GameState, kind: str, seat: int | None) -> Dice:
 def _with_dice(state: GameState, kind: str, seat: int | None, dice: Dice) -> GameState:
     if kind == "stash":
         # A stash that changes under a roll invalidates that roll (and its sealed bid).
-        state = replace(state, stashes=_set(state.stashes, seat, dice))  # type: ignore[arg-type]
+        state = state.evolve(stashes=_set(state.stashes, seat, dice))  # type: ignore[arg-type]
         if state.phase is Phase.BIDDING and state.rolls[seat] is not None:  # type: ignore[index]
-            state = replace(state, rolls=_set(state.rolls, seat, None), bids=_set(state.bids, seat, None))  # type: ignore[arg-type]
+            state = state.evolve(rolls=_set(state.rolls, seat, None), bids=_set(state.bids, seat, None))  # type: ignore[arg-type]
         return state
     field = {"box": "box", "speakeasy": "speakeasy_dice", "streets": "streets_dice", "investigator": "investigator_dice"}[kind]
-    return replace(state, **{field: dice})
+    return state.evolve(**{field: dice})
 
 
 def _move_die(state: GameState, action: MoveDie) -> GameState:
@@ -615,22 +640,22 @@ def _give_favor(state: GameState, action: GiveFavor) -> GameState:
         if card is None:
             raise IllegalAction(HOST, "the favor deck and the discard pile are both empty")
         hand.append(card)
-        state = replace(state, deck=tuple(deck), discard=tuple(discard), shuffles=shuffles)
+        state = state.evolve(deck=tuple(deck), discard=tuple(discard), shuffles=shuffles)
     elif action.source == "special":
         if state.special < 1:
             raise IllegalAction(HOST, "the special stack of +4 cards is empty")
         hand.append(SPECIAL_VALUE)
-        state = replace(state, special=state.special - 1)
+        state = state.evolve(special=state.special - 1)
     elif action.source == "discard":
         discard = list(state.discard)
         if action.value not in discard:
             raise IllegalAction(HOST, f"there is no favor card of value {action.value} in the discard pile")
         discard.remove(action.value)
         hand.append(action.value)  # type: ignore[arg-type]
-        state = replace(state, discard=tuple(discard))
+        state = state.evolve(discard=tuple(discard))
     else:
         raise IllegalAction(HOST, f"a favor card comes from the deck, the special stack or the discard pile, not {action.source!r}")
-    return replace(state, hands=_set(state.hands, seat, tuple(sorted(hand))))
+    return state.evolve(hands=_set(state.hands, seat, tuple(sorted(hand))))
 
 
 def _take_favor(state: GameState, action: TakeFavor) -> GameState:
@@ -644,21 +669,21 @@ def _take_favor(state: GameState, action: TakeFavor) -> GameState:
     if action.target == "special":
         if action.value != SPECIAL_VALUE:
             raise IllegalAction(HOST, "only +4 cards go back to the special stack")
-        state = replace(state, special=state.special + 1)
+        state = state.evolve(special=state.special + 1)
     elif action.value == SPECIAL_VALUE:
         raise IllegalAction(HOST, "a +4 card goes back to the special stack")
     elif action.target == "discard":
-        state = replace(state, discard=state.discard + (action.value,))
+        state = state.evolve(discard=state.discard + (action.value,))
     elif action.target == "deck":
-        state = replace(state, deck=(action.value,) + state.deck)
+        state = state.evolve(deck=(action.value,) + state.deck)
     else:
         raise IllegalAction(HOST, f"a favor card goes to the discard pile, the special stack or the deck, not {action.target!r}")
     hand.remove(action.value)
-    return replace(state, hands=_set(state.hands, seat, tuple(hand)))
+    return state.evolve(hands=_set(state.hands, seat, tuple(hand)))
 
 
 def _end_game(state: GameState, action: EndGame) -> GameState:
-    return replace(state, phase=Phase.FINISHED, ended_by_host=True, step=None)
+    return state.evolve(phase=Phase.FINISHED, ended_by_host=True, step=None)
 
 
 _HANDLERS = {

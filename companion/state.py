@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .dice import Dice, Roll
 
@@ -58,9 +59,11 @@ class Effect:
     take: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """What the reveal of one round showed, and what followed from it."""
+class RoundResult(NamedTuple):
+    """What the reveal of one round showed, and what followed from it.
+
+    A named tuple, like :class:`GameState`, so that noting an effect is one cheap copy.
+    """
 
     round: int
     rolls: tuple[Roll, ...]
@@ -76,8 +79,14 @@ class RoundResult:
     effects: tuple[Effect, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
+    """Everything about a game at one moment.
+
+    A named tuple rather than a dataclass: the engine derives a new state for every action, and
+    ``_replace`` copies one in a fraction of the time a frozen dataclass takes to build, which
+    is what lets bots play hundreds of games a second. Change it only through the engine.
+    """
+
     players: tuple[str, ...]
     characters: tuple[str | None, ...]
     hand_sizes: tuple[int, ...]
@@ -119,6 +128,17 @@ class GameState:
     winners: tuple[int, ...]
     ended_by_host: bool = False
 
+    def evolve(self, **changes: object) -> "GameState":
+        """This state with the named fields changed: the engine's one way to derive a state.
+
+        Like ``_replace``, but it touches only the fields that change instead of looking up
+        every field, which matters at hundreds of games a second.
+        """
+        values = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return tuple.__new__(GameState, values)
+
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
@@ -153,3 +173,6 @@ class GameState:
         if token == "investigator":
             return self.investigator_dice
         raise ValueError(f"the {token} holds no dice")
+
+
+_FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(GameState._fields)}
