@@ -163,3 +163,32 @@ def test_stream_starts_with_the_viewers_full_view(app, client):
     first["lobby"]["seats"][0]["connected"] = False
     assert first == now
     assert first["me"]["name"] == "Ann"
+
+
+def test_stream_ends_when_the_phone_goes_away(tmp_path):
+    """On a real waitress server: a stream whose client disconnected is closed at the next heartbeat
+    (the seat shows as not connected again), so no server thread is held by a phone that left."""
+    import socket
+    import time
+
+    from web.serve import serve_in_thread
+
+    app = create_app(tmp_path, public_host="127.0.0.1", config={"STREAM_HEARTBEAT_SECONDS": 0.2})
+    base, server = serve_in_thread(app)
+    session = app.extensions["gangster_session"]
+    try:
+        token = session.join("Ann").token
+        host, port = base.split("//", 1)[1].split(":")
+        phone = socket.create_connection((host, int(port)), timeout=5)
+        phone.sendall(f"GET /api/stream?token={token} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        received = b""
+        while b"event: view" not in received:
+            received += phone.recv(65536)
+        assert session.view_for(0)["lobby"]["seats"][0]["connected"]
+        phone.close()
+        deadline = time.monotonic() + 5
+        while session.view_for(0)["lobby"]["seats"][0]["connected"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not session.view_for(0)["lobby"]["seats"][0]["connected"]
+    finally:
+        server.close()
