@@ -684,6 +684,12 @@ class Session:
             "winners": [],
         }
 
+    def view_at(self, seat: int | None, *, host: bool = False, viewer: str | None = None) -> tuple[tuple[int, int], dict[str, Any]]:
+        """The :attr:`tick` and :meth:`view_for` taken together (for a live stream: no change can
+        slip between the two)."""
+        with self._lock:
+            return self.tick, self.view_for(seat, host=host, viewer=viewer)
+
     def view_json(self, seat: int | None, *, host: bool = False, viewer: str | None = None) -> str:
         """:meth:`view_for` as JSON text (what the stream sends)."""
         return json.dumps(self.view_for(seat, host=host, viewer=viewer), separators=(",", ":"))

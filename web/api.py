@@ -130,10 +130,8 @@ def stream():
         extra["host_url"] = public_base() + "/play?host=" + session.host_token
 
     def frame() -> tuple[tuple[int, int], bytes]:
-        with session._lock:  # one snapshot: the tick and the view it belongs to
-            tick = session.tick
-            body = dict(session.view_for(seat, host=host, viewer=viewer))
-        body.update(extra)
+        tick, view = session.view_at(seat, host=host, viewer=viewer)
+        body = {**view, **extra}
         return tick, f"event: view\ndata: {_dumps(body)}\n\n".encode("utf-8")
 
     def events() -> Iterator[bytes]:
