@@ -32,9 +32,7 @@ class ReplayError(Exception):
 
 
 def _fail(round_no: int | None, player: str | None, reason: str) -> ReplayError:
-    parts = []
-    if round_no is not None:
-        parts.append(f"round {round_no}")
+    parts = [f"round {round_no}" if round_no is not None else "round 0 (setup)"]
     if player is not None:
         parts.append(str(player))
     parts.append(reason)
@@ -65,6 +63,12 @@ def setup(doc: Any) -> GameState:
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):
         raise _fail(None, None, "rounds must be a list")
+    if favor_deck is not None and len(favor_deck) < hand_size * len(players):
+        # Dealing goes one card at a time in seat order: name the first player left short.
+        short = players[len(favor_deck) % len(players)] if players else None
+        raise _fail(
+            None, short, f"the favor deck of {len(favor_deck)} cards cannot deal {hand_size} cards to each player"
+        )
     try:
         return new_game(players, doc["seed"], hand_sizes=hand_size, favor_deck=favor_deck)
     except ValueError as error:
@@ -104,7 +108,9 @@ def _bids_of(round_no: int, player: str, bids: Any) -> tuple[Bid, ...]:
 def play_round(state: GameState, round_doc: Any, round_no: int) -> GameState:
     """Play one round of a replay document from the start of its bidding to its end."""
     if state.phase is Phase.FINISHED:
-        raise _fail(round_no, None, "the game has already ended")
+        # The first player's roll is the first action the ended game refuses.
+        won = ", ".join(state.players[s] for s in state.winners) or "nobody"
+        raise _fail(round_no, state.players[0], f"the game has already ended (won by {won} in round {state.round})")
     if not isinstance(round_doc, Mapping):
         raise _fail(round_no, None, "a round must be an object with roll, bids and choices")
     rolls, bids = round_doc.get("roll"), round_doc.get("bids")
@@ -119,12 +125,9 @@ def play_round(state: GameState, round_doc: Any, round_no: int) -> GameState:
             raise _fail(round_no, None, f"{key!r} is not a choice ({', '.join(CHOICE_KEYS)})")
     # null values, and a declined Lawyer set to false, count as absent
     choices = {k: v for k, v in choices.items() if v is not None and not (k == "lawyer_decline" and v is False)}
-    if "speakeasy" in choices:
-        exchange = choices["speakeasy"]
-        if not isinstance(exchange, Mapping):
-            raise _fail(round_no, None, "speakeasy must be {\"give\": [colors], \"take\": [colors]}")
-        if not (exchange.get("give") or exchange.get("take")):
-            del choices["speakeasy"]
+    exchange = choices.get("speakeasy")
+    if isinstance(exchange, Mapping) and not (exchange.get("give") or exchange.get("take")):
+        del choices["speakeasy"]  # both lists empty or missing: no exchange
 
     try:
         for player in state.players:
@@ -144,9 +147,32 @@ def play_round(state: GameState, round_doc: Any, round_no: int) -> GameState:
     except IllegalAction as error:
         raise _fail(round_no, error.player, error.reason) from None
     for key in choices:
-        if key not in used:
-            raise _fail(round_no, None, f"the choice {key!r} has no occasion this round")
+        if key == "investigator_take" and key not in used:
+            _check_automatic_take(state, choices[key], round_no)
+        elif key not in used:
+            owner = _choice_owner(state, key)
+            raise _fail(round_no, owner, f"the choice {key!r} has no occasion this round")
     return state
+
+
+def _check_automatic_take(state: GameState, color: Any, round_no: int) -> None:
+    """``investigator_take`` may name the only color on the Investigator, which the engine
+    takes by itself; anything else has no occasion."""
+    result = state.history[-1]
+    taken = [e for e in result.effects if e.kind == "investigator_take"]
+    holder = state.players[state.holder] if state.holder is not None else None
+    if not taken:
+        raise _fail(round_no, holder, "the choice 'investigator_take' has no occasion this round")
+    if taken[0].color != color:
+        raise _fail(round_no, holder, f"there is no {color} die on the Investigator (only {taken[0].color})")
+
+
+def _choice_owner(state: GameState, key: str) -> str | None:
+    """The player a choice would belong to in the round just played, for error messages."""
+    result = state.history[-1]
+    token = {"speakeasy": 1, "streets": 2, "investigator_color": 3}.get(key)
+    seat = result.winners[token] if token is not None else state.holder
+    return None if seat is None else state.players[seat]
 
 
 def _decide(decision: Decision, player: str, choices: Mapping[str, Any], used: set[str], round_no: int) -> Action:
@@ -157,6 +183,8 @@ def _decide(decision: Decision, player: str, choices: Mapping[str, Any], used: s
         if exchange is None:
             return ExchangeAtSpeakeasy(player)
         used.add("speakeasy")
+        if not isinstance(exchange, Mapping):
+            raise _fail(round_no, player, 'speakeasy must be {"give": [colors], "take": [colors]}')
         give, take = exchange.get("give") or [], exchange.get("take") or []
         if not isinstance(give, list) or not isinstance(take, list):
             raise _fail(round_no, player, "the Speakeasy exchange gives and takes lists of colors")
