@@ -146,7 +146,10 @@ def _read(frame: np.ndarray, profile_path: str | None) -> tuple[list, str]:
         profile = _load_profile(profiles, Path(profile_path))
         source = f"profile {profile_path}"
     else:
-        profile = profiles.default_profile()
+        try:
+            profile = profiles.default_profile()
+        except Exception as error:  # no built-in profile yet: still save and show the frame
+            return [], f"not read: no built-in profile ({error}); teach one and pass --profile"
         source = "built-in profile"
     started = time.perf_counter()
     dice = list(read_frame(frame, profile))
