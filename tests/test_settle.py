@@ -259,3 +259,16 @@ def test_rendered_hand_resting_in_view_holds_the_trigger_back() -> None:
     assert all(states[i] is SettleState.MOVING and hands[i] for i in range(18, 23))
     assert states.count(SettleState.SETTLED) == 1  # fires once the patience for a resting hand is over
     assert states.index(SettleState.SETTLED) >= 23 + 3
+
+
+def test_mark_captured_keeps_the_trigger_from_firing_on_a_scene_already_read() -> None:
+    rng = np.random.default_rng(11)
+    background = _table(FELT)
+    landed = _scene(background, [(c, p, 0.0) for c, p in DICE])
+    detector = SettleDetector()
+    detector.update(_camera_noise(background, rng), 0.0)
+    assert detector.update(_camera_noise(landed, rng), 0.25) is SettleState.MOVING
+    assert detector.update(_camera_noise(landed, rng), 0.5) is SettleState.SETTLING
+    detector.mark_captured(landed)  # read on request before the trigger fired
+    later = [detector.update(_camera_noise(landed, rng), 0.75 + i * STEP) for i in range(8)]
+    assert set(later) == {SettleState.IDLE}

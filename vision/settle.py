@@ -83,8 +83,10 @@ class SettleDetector:
         self.__init__(self.config)
 
     def mark_captured(self, frame: np.ndarray) -> None:
-        """Take `frame` as the last captured scene, e.g. after a roll was read by hand."""
-        self._reference = self._prepare(frame)[0]
+        """Take `frame` as the last captured scene, e.g. after a roll was read on request: the
+        trigger will not fire for that same scene again."""
+        self._reference = self._prepare(frame)
+        self._fired_this_stillness = True
 
     def update(self, frame: np.ndarray, timestamp: float) -> SettleState:
         """Take the next frame (BGR) seen at `timestamp` seconds; answer what the table is doing."""
@@ -144,7 +146,7 @@ class SettleDetector:
         if self._reference is not None:
             new = _changed(image, self._reference, config.pixel_threshold)
             skin = np.where(new, skin, 0).astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+        count, _labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
         height, width = skin.shape
         min_area = config.hand_fraction * height * width
         found = False
