@@ -163,6 +163,7 @@ class RecordingPicamera2:
     """Records every call PiCamera makes; gives metadata whose AE/AWB converge after a few frames."""
 
     sensor_resolution = (4608, 2592)  # camera module 3
+    camera_controls = {"AfMode": (0, 2, 0), "ExposureTime": (1, 1000000, 20000)}
 
     def __init__(self, camera_num: int = 0) -> None:
         self.calls: list[tuple] = [("init", camera_num)]
@@ -193,6 +194,10 @@ class RecordingPicamera2:
     def set_controls(self, controls: dict) -> None:
         self.calls.append(("set_controls", controls))
 
+    def autofocus_cycle(self) -> bool:
+        self.calls.append(("autofocus_cycle",))
+        return True
+
     def capture_array(self, stream: str = "main") -> np.ndarray:
         self.calls.append(("capture_array", stream))
         width, height = self.config["main"]["size"]
@@ -218,7 +223,8 @@ def test_pi_camera_configures_a_bgr_still_stream_and_locks_settled_exposure() ->
     camera = PiCamera(picamera2_factory=factory)
     fake = fakes[0]
     names = fake.names()
-    assert names[:4] == ["init", "create_still_configuration", "configure", "start"]
+    assert names[:5] == ["init", "create_still_configuration", "configure", "start", "autofocus_cycle"]
+    assert camera.focused is True
     _, main, options = fake.calls[1]
     assert main == {"size": (4608, 2592), "format": "RGB888"}  # RGB888 is [B, G, R] in memory
     assert options.get("queue") is False
@@ -254,6 +260,16 @@ def test_pi_camera_uses_the_size_asked_for_and_the_full_sensor_by_default() -> N
     def factory(camera_num: int = 0) -> RecordingPicamera2:
         made.append(RecordingPicamera2(camera_num))
         return made[-1]
+
+    class FixedFocus(RecordingPicamera2):  # camera module 2: no autofocus
+        sensor_resolution = (3280, 2464)
+        camera_controls = {"ExposureTime": (1, 1000000, 20000)}
+
+    camera = PiCamera(picamera2_factory=lambda camera_num=0: made.append(FixedFocus(camera_num)) or made[-1])
+    assert camera.focused is None and "autofocus_cycle" not in made[-1].names()
+    assert made[-1].calls[1][1]["size"] == (3280, 2464)
+    camera.close()
+    made.clear()
 
     PiCamera((2304, 1296), camera_num=1, picamera2_factory=factory).close()
     assert made[0].calls[0] == ("init", 1)

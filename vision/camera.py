@@ -115,8 +115,8 @@ class PiCamera(_ClosesOnExit):
 
     Start-up: a still configuration at `size` (default: the full sensor resolution), main stream
     in "RGB888" — which picamera2 documents as pixels laid out [B, G, R], exactly what OpenCV
-    wants — then automatic exposure and white balance run until they stop changing, and their
-    values are locked with `set_controls`. `picamera2_factory` is the `Picamera2` class; it is
+    wants — then one autofocus cycle where the lens can focus, then automatic exposure and white
+    balance run until they stop changing, and their values are locked with `set_controls`. `picamera2_factory` is the `Picamera2` class; it is
     only given by tests, which pass a recording stand-in because no camera exists in CI.
     """
 
@@ -157,6 +157,7 @@ class PiCamera(_ClosesOnExit):
             )
             self._cam.configure(config)
             self._cam.start()
+            self.focused = self._focus_once()
             self.exposure = self._settle_and_lock(min_settle_frames, max_settle_frames, settle_tolerance)
         except Exception as error:
             self._close_quietly()
@@ -165,6 +166,16 @@ class PiCamera(_ClosesOnExit):
             raise CameraError(f"cannot start Pi camera {camera_num}: {error}") from error
         self.name = f"pi camera {camera_num} ({self.size[0]}x{self.size[1]})"
         self._closed = False
+
+    def _focus_once(self) -> bool | None:
+        """On a camera with autofocus (module 3), focus once on the table and leave the lens there.
+
+        Once, not continuously: a hand passing close to the lens must not pull the focus away from
+        the dice. None when the camera has a fixed-focus lens (module 2).
+        """
+        if "AfMode" not in (getattr(self._cam, "camera_controls", None) or {}):
+            return None
+        return bool(self._cam.autofocus_cycle())
 
     def _settle_and_lock(self, min_frames: int, max_frames: int, tolerance: float) -> LockedExposure:
         """Let AE/AWB converge (values stable over three frames, or libcamera says AeLocked), then lock."""
