@@ -1,0 +1,130 @@
+"""Dice reader benchmark: accuracy per the spec's scoring, speed on one core, decode time, memory.
+
+    python benchmarks/vision_bench.py                       # photoreal C + every renderer style
+    python benchmarks/vision_bench.py --scenes 30 --styles classic
+    python benchmarks/vision_bench.py --no-photoreal
+
+Photoreal C: teach on C/teach, read C/test. Renderer styles: teach from `--teach` generated images
+of the style (every color x symbol present), read `--scenes` other freshly generated scenes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.labels import load_labelled, read_image  # noqa: E402
+from vision.reader import read_frame  # noqa: E402
+from vision.scoring import Score, score_image  # noqa: E402
+from vision.teach import teach  # noqa: E402
+
+PHOTOREAL = Path("/work/shared/photoreal/C")
+TEACH_SEED_BASE = 10_000  # teaching scenes never share a seed with reading scenes
+
+
+def _report(name: str, score: Score, times_ms: list[float]) -> None:
+    dice = max(score.dice, 1)
+    errors_pct = 100.0 * score.errors / dice
+    print(f"{name}: dice {score.dice}, read {score.read}, wrong {score.wrong}, missed {score.missed}, "
+          f"phantoms {score.phantoms}, flagged {score.flagged} ({100.0 * score.flagged / dice:.1f}%), "
+          f"errors {score.errors} ({errors_pct:.2f}%), cocked {score.cocked} of which null/flagged "
+          f"{score.cocked_ok}; read ms median {statistics.median(times_ms):.1f} max {max(times_ms):.1f}")
+
+
+def _read_all(profile, labelled) -> tuple[Score, list[float]]:
+    total, times = Score(), []
+    for image, labels in labelled:
+        started = time.perf_counter()
+        dice = read_frame(image, profile)
+        times.append((time.perf_counter() - started) * 1000.0)
+        total = total + score_image([d.to_json() for d in dice], labels["dice"])
+    return total, times
+
+
+def bench_photoreal(root: Path) -> None:
+    teach_paths = sorted(glob.glob(str(root / "teach" / "*.jpg")))
+    test_paths = sorted(glob.glob(str(root / "test" / "*.jpg")))
+    if not teach_paths or not test_paths:
+        print(f"photoreal: no images under {root}, skipped")
+        return
+    started = time.perf_counter()
+    profile = teach([load_labelled(p) for p in teach_paths])
+    print(f"photoreal C: taught from {len(teach_paths)} images in {time.perf_counter() - started:.1f} s")
+    score, times = _read_all(profile, [load_labelled(p) for p in test_paths])
+    _report(f"photoreal C ({len(test_paths)} images)", score, times)
+
+
+def bench_style(style: str, n_teach: int, n_scenes: int) -> None:
+    from vision.render import random_scene, render
+
+    teach_set = [render(random_scene(TEACH_SEED_BASE + i, style=style, all_faces=True)) for i in range(n_teach)]
+    started = time.perf_counter()
+    profile = teach(teach_set)
+    print(f"style {style}: taught from {n_teach} images in {time.perf_counter() - started:.1f} s")
+    total, times = Score(), []
+    for seed in range(n_scenes):
+        image, labels = render(random_scene(seed, style=style))
+        s, t = _read_all(profile, [(image, labels)])
+        total, times = total + s, times + t
+    _report(f"style {style} ({n_scenes} scenes)", total, times)
+
+
+def bench_speed(image_path: str, profile_images: list[str], repeats: int) -> None:
+    """Median read time on one core for one frame, its JPEG decode time, and peak memory."""
+    profile = teach([load_labelled(p) for p in profile_images])
+    decode = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        frame = read_image(image_path)
+        decode.append((time.perf_counter() - started) * 1000.0)
+    reads = []
+    tracemalloc.start()
+    for _ in range(repeats):
+        started = time.perf_counter()
+        dice = read_frame(frame, profile)
+        reads.append((time.perf_counter() - started) * 1000.0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    print(f"speed ({Path(image_path).name}, {frame.shape[1]}x{frame.shape[0]}, {len(dice)} dice read): "
+          f"read median {statistics.median(reads):.1f} ms, decode median {statistics.median(decode):.1f} ms, "
+          f"peak traced memory while reading {peak / 1e6:.1f} MB, process max RSS {rss_mb:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", type=int, default=300, help="generated scenes read per style")
+    parser.add_argument("--teach", type=int, default=12, help="generated images taught per style")
+    parser.add_argument("--styles", nargs="*", default=None, help="renderer styles (default: all)")
+    parser.add_argument("--no-photoreal", action="store_true")
+    parser.add_argument("--repeats", type=int, default=15, help="timing repeats")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)  # the figure that matters is one core of a Pi-class CPU
+
+    if not args.no_photoreal:
+        bench_photoreal(PHOTOREAL)
+        speed_image = PHOTOREAL / "test" / "c_test_022.jpg"  # 1640x1232, ~20 dice
+        if speed_image.exists():
+            bench_speed(str(speed_image), sorted(glob.glob(str(PHOTOREAL / "teach" / "*.jpg"))), args.repeats)
+    try:
+        from vision.render import STYLES
+    except ImportError:
+        print("renderer not available: styles skipped")
+        return
+    for style in args.styles if args.styles is not None else STYLES:
+        bench_style(style, args.teach, args.scenes)
+
+
+if __name__ == "__main__":
+    main()

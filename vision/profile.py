@@ -1,0 +1,121 @@
+"""The profile: everything the reader learnt by teaching, saved as one JSON file.
+
+Arrays (the color look-up table, symbol templates) are stored base64-encoded so the file stays
+small and exact; everything else is plain JSON so a person can see which colors, symbols and die
+sizes a profile knows.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .color import LEVELS, ColorModel
+
+FORMAT = "gangster-dice-profile/1"
+DEFAULT_PATH = Path(__file__).with_name("profiles") / "default.json"
+
+
+class ProfileError(Exception):
+    """A profile cannot be made or used; the message says which file and why."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Turns symbol match scores into a confidence; learnt from held-out teach images.
+
+    `min_score`: below this best correlation the face is not read (cocked, covered, blurred).
+    `margin_low`/`margin_high`: score margin (best minus second-best symbol) mapped to
+    confidence 0.5 and about 0.95: a margin at or below `margin_low` is "not sure".
+    `min_color_confidence`: blobs whose mean die-color posterior is lower are table, not dice.
+    """
+
+    min_score: float
+    margin_low: float
+    margin_high: float
+    min_color_confidence: float = 0.65  # blobs less surely die-colored than this are not dice
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    """What the reader knows about one box of dice on one table setup."""
+
+    colors: tuple[str, ...]
+    symbols: tuple[str, ...]
+    die_sizes: tuple[float, float, float]  # min, median, max taught top-face side in pixels
+    blob_side_ratio: float  # detected blob side / labelled face side
+    color_model: ColorModel
+    templates: tuple[tuple[str, np.ndarray], ...]  # (symbol, standardized template)
+    calibration: Calibration
+    info: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "colors": list(self.colors),
+            "symbols": list(self.symbols),
+            "die_sizes": list(self.die_sizes),
+            "blob_side_ratio": self.blob_side_ratio,
+            "color_model": {"classes": list(self.color_model.classes),
+                            "posterior_u8": _encode(np.round(self.color_model.posterior * 255).astype(np.uint8))},
+            "templates": [{"symbol": s, "shape": list(t.shape), "data": _encode(t.astype(np.float16))}
+                          for s, t in self.templates],
+            "calibration": vars(self.calibration),
+            "info": self.info,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the profile as JSON."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1))
+
+    @staticmethod
+    def from_json(data: dict, source: str = "profile") -> "Profile":
+        try:
+            if data.get("format") != FORMAT:
+                raise ProfileError(f"{source}: not a dice profile (format is {data.get('format')!r})")
+            classes = tuple(data["color_model"]["classes"])
+            posterior = _decode(data["color_model"]["posterior_u8"], np.uint8).astype(np.float32) / 255.0
+            posterior = posterior.reshape(LEVELS ** 3, len(classes))
+            templates = tuple((t["symbol"], _decode(t["data"], np.float16).astype(np.float32).reshape(t["shape"]))
+                              for t in data["templates"])
+            return Profile(
+                colors=tuple(data["colors"]), symbols=tuple(data["symbols"]),
+                die_sizes=tuple(float(v) for v in data["die_sizes"]),
+                blob_side_ratio=float(data["blob_side_ratio"]),
+                color_model=ColorModel(classes, posterior), templates=templates,
+                calibration=Calibration(**data["calibration"]), info=dict(data.get("info", {})))
+        except ProfileError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ProfileError(f"{source}: damaged profile ({type(error).__name__}: {error})") from None
+
+    @staticmethod
+    def load(path: str | Path) -> "Profile":
+        """Read a profile file, or raise `ProfileError` naming the file and why not."""
+        path = Path(path)
+        if not path.is_file():
+            raise ProfileError(f"{path}: no such profile file")
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise ProfileError(f"{path}: not a JSON profile ({error})") from None
+        if not isinstance(data, dict):
+            raise ProfileError(f"{path}: not a dice profile (JSON is not an object)")
+        return Profile.from_json(data, str(path))
+
+
+def default_profile() -> Profile:
+    """The profile shipped with the package (vision/profiles/default.json)."""
+    return Profile.load(DEFAULT_PATH)
+
+
+def _encode(array: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
+
+
+def _decode(text: str, dtype: type) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text.encode("ascii"), validate=True), dtype=dtype)

@@ -1,0 +1,157 @@
+"""Reading the symbol on a die's top face by template matching on aligned, normalized crops.
+
+A face crop is rotated so the die's edges are axis-aligned (the die's own 4-fold orientation is
+found from its edge directions) and scaled so the face is `FACE_PX` wide. A symbol template is the
+mean of many such crops of one symbol (aligned to each other by the best of 4 quarter turns), so
+it is what this box's paint looks like, learnt, never drawn in code. Matching is normalized
+cross-correlation over the 4 quarter turns and a few pixels of shift, which also refines the
+center.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FACE_PX = 32  # face side in a normalized crop
+TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
+WINDOW_PX = 38  # crop searched for the template: +-6 px of shift
+ORIENT_PX = 48  # crop size for the orientation estimate
+
+
+def gray_of(frame_bgr: np.ndarray) -> np.ndarray:
+    """Float gray image used for symbols (lighting offset and gain cancel out in NCC)."""
+    return cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+
+
+def face_angle(gray: np.ndarray, center: tuple[float, float], size: float) -> float:
+    """Orientation of the die's edges in degrees, modulo 90.
+
+    Gradient directions are folded four times (a square looks the same every quarter turn) and
+    averaged, weighted by squared magnitude, over a ring where the face edges and the cube's
+    outline are, leaving out most of the symbol inside.
+    """
+    span = 1.5 * size
+    crop = cv2.getRectSubPix(gray, (int(span) + 1, int(span) + 1), center)
+    crop = cv2.resize(crop, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    weight = (gx * gx + gy * gy) * _ring_mask()
+    angle4 = 4.0 * np.arctan2(gy, gx)
+    total = complex(float((weight * np.cos(angle4)).sum()), float((weight * np.sin(angle4)).sum()))
+    return float(np.degrees(np.angle(total)) / 4.0)
+
+
+_RING = None
+
+
+def _ring_mask() -> np.ndarray:
+    global _RING
+    if _RING is None:
+        c = (ORIENT_PX - 1) / 2.0
+        yy, xx = np.mgrid[0:ORIENT_PX, 0:ORIENT_PX]
+        r = np.hypot(xx - c, yy - c) / ORIENT_PX * 1.5  # radius in die sides
+        _RING = ((r > 0.3) & (r < 0.75)).astype(np.float32)
+    return _RING
+
+
+def ink_map(window_bgr: np.ndarray) -> np.ndarray:
+    """How far each pixel's color is from the face's body color: the paint, whatever its color
+    and whatever the die's color (dark ink on red, red ink on white...)."""
+    o = (WINDOW_PX - TEMPLATE_PX) // 2
+    face = window_bgr[o:-o, o:-o].reshape(-1, 3)
+    body = np.median(face, axis=0)
+    difference = window_bgr - body
+    return np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
+
+
+def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
+    """WINDOW_PX square crop around `center`, rotated by `angle` and scaled so the face is
+    FACE_PX wide (float32, same channels as `image`)."""
+    zoom = FACE_PX / size
+    half = (WINDOW_PX - 1) / 2.0
+    rotation = cv2.getRotationMatrix2D(center, angle, zoom)
+    rotation[:, 2] += (half - center[0], half - center[1])
+    # The source is shrunk a lot; pre-blur so the sampled pixels average their neighborhood.
+    sigma = max(0.0, 0.4 / zoom)
+    radius = int(3 * sigma) + 1
+    x0, y0 = int(center[0] - size - radius), int(center[1] - size - radius)
+    x1, y1 = int(center[0] + size + radius) + 2, int(center[1] + size + radius) + 2
+    x0c, y0c = max(0, x0), max(0, y0)
+    region = image[y0c:max(y0c, min(image.shape[0], y1)), x0c:max(x0c, min(image.shape[1], x1))]
+    if region.size == 0:
+        return np.zeros((WINDOW_PX, WINDOW_PX) + image.shape[2:], np.float32)
+    if sigma > 0.5:
+        region = cv2.GaussianBlur(region, (0, 0), sigma)
+    rotation[:, 2] += rotation[:, :2] @ np.array([x0c, y0c], dtype=np.float64)
+    return cv2.warpAffine(region, rotation, (WINDOW_PX, WINDOW_PX), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def inner(window: np.ndarray) -> np.ndarray:
+    """The centered TEMPLATE_PX part of a window."""
+    o = (WINDOW_PX - TEMPLATE_PX) // 2
+    return window[o:o + TEMPLATE_PX, o:o + TEMPLATE_PX]
+
+
+def standardized(patch: np.ndarray) -> np.ndarray:
+    """Zero mean, unit norm: what NCC compares."""
+    p = patch.astype(np.float32) - float(patch.mean())
+    return p / max(float(np.linalg.norm(p)), 1e-6)
+
+
+def ncc(a: np.ndarray, b: np.ndarray) -> float:
+    return float((standardized(a) * standardized(b)).sum())
+
+
+@dataclass(frozen=True)
+class Match:
+    """Best correlation per symbol, and where the best one sat (shift in window pixels)."""
+
+    scores: dict[str, float]
+    best_symbol: str
+    shift: tuple[float, float]  # (dx, dy) of the face center from the window center, in face px
+    patch: np.ndarray  # the window part that matched best, turned like the template
+
+
+def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
+    """Correlate `window` with every template at 4 quarter turns and every shift."""
+    scores: dict[str, float] = {}
+    best = (-2.0, "", (0.0, 0.0), None)
+    o = (WINDOW_PX - TEMPLATE_PX) / 2.0
+    c = (WINDOW_PX - 1) / 2.0
+    for turns in range(4):
+        turned = np.ascontiguousarray(np.rot90(window, turns))
+        for symbol, template in templates:
+            result = cv2.matchTemplate(turned, template, cv2.TM_CCOEFF_NORMED)
+            _, top, _, (lx, ly) = cv2.minMaxLoc(result)
+            if top > scores.get(symbol, -2.0):
+                scores[symbol] = top
+            if top > best[0]:
+                # shift in the turned window, turned back to the unrotated window's axes
+                dx, dy = lx - o, ly - o
+                for _ in range(turns):  # undo np.rot90 (counter-clockwise) one quarter at a time
+                    dx, dy = -dy, dx
+                best = (top, symbol, (dx, dy), turned[ly:ly + TEMPLATE_PX, lx:lx + TEMPLATE_PX])
+    return Match(scores, best[1], best[2], best[3])
+
+
+def align_to(reference: np.ndarray, patch: np.ndarray) -> np.ndarray:
+    """`patch` turned by the quarter turn that correlates best with `reference`."""
+    turned = [np.rot90(patch, t) for t in range(4)]
+    return turned[int(np.argmax([ncc(reference, t) for t in turned]))]
+
+
+def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:
+    """Mean face of one symbol from its windows, after aligning each (quarter turn and shift)
+    to the running mean, so small center and angle errors in teaching do not blur it."""
+    template = standardized(inner(windows[0]))
+    for _ in range(rounds):
+        aligned = []
+        for window in windows:
+            found = match(window, [("", template)])
+            aligned.append(standardized(found.patch))
+        template = standardized(np.mean(aligned, axis=0))
+    return template.astype(np.float32)

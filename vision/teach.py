@@ -1,0 +1,231 @@
+"""Teaching: learn a profile (colors, die size, symbol templates, confidence calibration) from a
+few labelled images of one box of dice on one table setup."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .color import BACKGROUND, ColorModel
+from .detect import DETECT_SIDE_PX, class_posteriors
+from .exposure import normalized
+from .labels import ImageError, LabelledDie, parse_labels
+from .profile import Calibration, Profile, ProfileError
+from .symbols import face_angle, face_window, gray_of, ink_map, mean_template
+
+MIN_IMAGES = 4
+MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
+DEFAULT_BLOB_SIDE_RATIO = 1.15  # blob (face plus visible sides) over face side, when labels give no size
+MAX_BACKGROUND_SAMPLES = 400_000
+
+
+@dataclass(frozen=True)
+class _Scene:
+    image: np.ndarray
+    dice: tuple[LabelledDie, ...]
+
+
+def teach(labelled_images: list[tuple[np.ndarray, dict]]) -> Profile:
+    """Learn a profile from (BGR image, label dict) pairs; raise `ProfileError` if they cannot
+    teach every color and symbol."""
+    scenes = [_Scene(image, tuple(parse_labels(labels, f"image #{i + 1} labels")))
+              for i, (image, labels) in enumerate(labelled_images)]
+    _check_coverage(scenes)
+    profile = _learn(scenes)
+    return dataclasses.replace(profile, calibration=_calibrate(scenes, profile),
+                               info={"taught_images": len(scenes),
+                                     "taught_dice": sum(len(s.dice) for s in scenes)})
+
+
+def _check_coverage(scenes: list[_Scene]) -> None:
+    if len(scenes) < MIN_IMAGES:
+        raise ProfileError(f"teaching needs at least {MIN_IMAGES} labelled images, got {len(scenes)}")
+    colors: dict[str, int] = {}
+    symbols: dict[str, int] = {}
+    for scene in scenes:
+        for die in scene.dice:
+            colors[die.color] = colors.get(die.color, 0) + 1
+            if die.symbol is not None:
+                symbols[die.symbol] = symbols.get(die.symbol, 0) + 1
+    scarce = [f"{name} ({count}x)" for name, count in {**colors, **symbols}.items() if count < MIN_EXAMPLES]
+    if scarce:
+        raise ProfileError(f"teaching needs every color and symbol at least {MIN_EXAMPLES} times; "
+                           f"too few: {', '.join(sorted(scarce))}")
+    if len(colors) < 1 or len(symbols) < 2:
+        raise ProfileError("teaching needs labelled dice of at least one color and two symbols")
+
+
+def _size_guess(scene: _Scene) -> float:
+    """Face side of the scene's dice: the labels' sizes if given, otherwise a guess from how
+    close labelled dice lie to each other (two dice cannot be closer than about one side)."""
+    sizes = [d.size for d in scene.dice if d.size]
+    if sizes:
+        return float(np.median(sizes))
+    centers = np.array([d.center for d in scene.dice])
+    if len(centers) < 2:
+        return 0.04 * max(scene.image.shape[:2])
+    gaps = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(gaps, np.inf)
+    return float(np.clip(np.percentile(gaps.min(axis=1), 10) * 0.9, 8, 0.2 * max(scene.image.shape[:2])))
+
+
+def _color_samples(scenes: list[_Scene]) -> dict[str, np.ndarray]:
+    """Pixels near each labelled die center, per color, and table pixels far from every die."""
+    samples: dict[str, list[np.ndarray]] = {}
+    background_step = 1
+    for scene in scenes:
+        image = normalized(scene.image)
+        height, width = image.shape[:2]
+        size = _size_guess(scene)
+        step = max(1, int(size / 20))  # ~20 samples across a die is plenty
+        ys, xs = np.mgrid[0:height:step, 0:width:step]
+        far = np.ones(xs.shape, bool)
+        for die in scene.dice:
+            side = die.size or size
+            r2 = (xs - die.center[0]) ** 2 + (ys - die.center[1]) ** 2
+            far &= r2 > (1.0 * side) ** 2
+            x, y, r = int(die.center[0]), int(die.center[1]), int(0.3 * side)
+            patch = image[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+            py, px = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+            inside = (px + max(0, x - r) - die.center[0]) ** 2 + (py + max(0, y - r) - die.center[1]) ** 2 <= r * r
+            samples.setdefault(die.color, []).append(patch[inside])
+        samples.setdefault(BACKGROUND, []).append(image[ys[far], xs[far]])
+    merged = {k: np.concatenate(v) for k, v in samples.items()}
+    table = merged[BACKGROUND]
+    if len(table) > MAX_BACKGROUND_SAMPLES:
+        background_step = len(table) // MAX_BACKGROUND_SAMPLES + 1
+        merged[BACKGROUND] = table[::background_step]
+    return merged
+
+
+def _blob_sides(scenes: list[_Scene], model: ColorModel) -> list[tuple[float, float | None]]:
+    """(blob side, labelled face side or None) for every labelled die that stands alone in its
+    color's mask, measured the way the detector measures."""
+    pairs = []
+    for scene in scenes:
+        size = _size_guess(scene)
+        scale = min(1.0, DETECT_SIDE_PX / size)
+        posterior = class_posteriors(scene.image, model, scale)
+        winner = posterior.argmax(axis=-1)
+        kernel = np.ones((3, 3), np.uint8)
+        for k, color in enumerate(model.classes):
+            if k == 0:
+                continue
+            mask = ((winner == k) & (posterior[..., k] > 0.5)).astype(np.uint8)
+            mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
+            count, labels = cv2.connectedComponents(mask, connectivity=4)
+            owners: dict[int, list[LabelledDie]] = {}
+            for die in scene.dice:
+                if die.color != color:
+                    continue
+                x, y = int(die.center[0] * scale), int(die.center[1] * scale)
+                if 0 <= y < labels.shape[0] and 0 <= x < labels.shape[1] and labels[y, x]:
+                    owners.setdefault(int(labels[y, x]), []).append(die)
+            areas = np.bincount(labels.ravel(), minlength=count)
+            for label, dice in owners.items():
+                if len(dice) == 1:
+                    pairs.append((float(np.sqrt(areas[label])) / scale, dice[0].size))
+    return pairs
+
+
+def _learn(scenes: list[_Scene]) -> Profile:
+    """Everything but the confidence calibration (which `teach` adds)."""
+    model = ColorModel.from_samples(_color_samples(scenes))
+    pairs = _blob_sides(scenes, model)
+    ratios = [blob / face for blob, face in pairs if face]
+    ratio = float(np.median(ratios)) if ratios else DEFAULT_BLOB_SIDE_RATIO
+    labelled_sizes = [d.size for s in scenes for d in s.dice if d.size]
+    sizes = labelled_sizes or [blob / ratio for blob, _ in pairs] or [_size_guess(s) for s in scenes]
+    die_sizes = (float(np.min(sizes)), float(np.median(sizes)), float(np.max(sizes)))
+    windows = _symbol_windows(scenes, ratio)
+    templates = _templates([w for per_scene in windows for w in per_scene])
+    colors = tuple(c for c in model.classes if c != BACKGROUND)
+    return Profile(colors, tuple(sorted({s for s, _ in templates})), die_sizes, ratio, model, templates,
+                   Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), {"windows": windows})
+
+
+def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, np.ndarray]]]:
+    """Per scene, (symbol, ink window) of every labelled die showing a symbol."""
+    per_scene = []
+    for scene in scenes:
+        gray = gray_of(scene.image)
+        guess = _size_guess(scene)
+        windows = []
+        for die in scene.dice:
+            if die.symbol is None:
+                continue
+            size = die.size or guess
+            window = face_window(scene.image, die.center, size, face_angle(gray, die.center, size))
+            windows.append((die.symbol, ink_map(window)))
+        per_scene.append(windows)
+    return per_scene
+
+
+def _templates(windows: list[tuple[str, np.ndarray]]) -> tuple[tuple[str, np.ndarray], ...]:
+    by_symbol: dict[str, list[np.ndarray]] = {}
+    for symbol, window in windows:
+        by_symbol.setdefault(symbol, []).append(window)
+    return tuple((symbol, mean_template(w)) for symbol, w in sorted(by_symbol.items()))
+
+
+def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
+    """Confidence calibration: read each teach image as the reader would (detected blobs, not
+    labelled centers) with symbol templates taught without that image, and see how large the
+    margins of right and wrong readings are."""
+    from .detect import find_candidates
+    from .reader import read_face
+
+    windows = profile.info["windows"]
+    right_margins, wrong_margins, right_scores, die_color_confidences = [], [], [], []
+    for held_out, scene in enumerate(scenes):
+        others = [w for i, per_scene in enumerate(windows) if i != held_out for w in per_scene]
+        partial = dataclasses.replace(profile, templates=_templates(others))
+        known = {s for s, _ in partial.templates}
+        gray = gray_of(scene.image)
+        for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
+                                         profile.blob_side_ratio):
+            reading = read_face(scene.image, gray, candidate, partial)
+            label = _nearest(scene.dice, reading.center, reading.size)
+            if label is None or label.symbol is None:
+                continue
+            die_color_confidences.append(candidate.color_confidence)
+            if label.symbol not in known:
+                continue
+            if reading.best_symbol == label.symbol:
+                right_margins.append(reading.margin)
+                right_scores.append(reading.best_score)
+            else:
+                wrong_margins.append(reading.margin)
+    if not right_margins:
+        return Calibration(min_score=0.3, margin_low=0.1, margin_high=0.25)
+    right = np.array(right_margins)
+    # A confident answer needs a margin no wrong reading reached; keep a little headroom.
+    low = max([0.02] + [m + 0.02 for m in wrong_margins])
+    high = max(low + 0.05, float(np.percentile(right, 50)))
+    min_score = float(np.percentile(right_scores, 1)) * 0.85
+    # Real dice are surely die-colored; table patterns that only look a bit like a die are not.
+    min_color = float(np.clip(np.percentile(die_color_confidences, 2) * 0.95, 0.55, 0.75))
+    return Calibration(min_score=min_score, margin_low=float(low), margin_high=float(high),
+                       min_color_confidence=min_color)
+
+
+def _nearest(dice: tuple[LabelledDie, ...], center: tuple[float, float], size: float) -> LabelledDie | None:
+    best, best_distance = None, 0.5 * size
+    for die in dice:
+        distance = float(np.hypot(die.center[0] - center[0], die.center[1] - center[1]))
+        if distance <= (0.5 * (die.size or size)) and distance <= best_distance + 1e-9:
+            best, best_distance = die, distance
+    return best
+
+
+def teach_files(paths: list[str]) -> Profile:
+    """Teach from image files with their label JSON beside them."""
+    from .labels import load_labelled
+
+    return teach([load_labelled(p) for p in paths])
+
+
+__all__ = ["teach", "teach_files", "ImageError", "ProfileError"]
