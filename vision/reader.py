@@ -27,8 +27,8 @@ class Die:
 
     def to_json(self) -> dict:
         return {"color": self.color, "symbol": self.symbol,
-                "center": [round(self.center[0], 1), round(self.center[1], 1)],
-                "size": round(self.size, 1), "confidence": round(self.confidence, 3)}
+                "center": [round(float(self.center[0]), 1), round(float(self.center[1]), 1)],
+                "size": round(float(self.size), 1), "confidence": round(float(self.confidence), 3)}
 
 
 @dataclass(frozen=True)
@@ -80,10 +80,9 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
             continue
         reading = read_face(frame_bgr, gray, candidate, profile)
         confidence = symbol_confidence(reading, profile.calibration)
-        if confidence is None:
-            dice.append(Die(candidate.color, None, reading.center, reading.size,
-                            min(NULL_SYMBOL_CONFIDENCE, candidate.color_confidence)))
-        else:
-            dice.append(Die(candidate.color, reading.best_symbol, reading.center, reading.size,
-                            min(confidence, candidate.color_confidence)))
+        symbol = None if confidence is None else reading.best_symbol
+        confidence = NULL_SYMBOL_CONFIDENCE if confidence is None else confidence
+        center = (float(reading.center[0]), float(reading.center[1]))
+        dice.append(Die(candidate.color, symbol, center, float(reading.size),
+                        float(min(confidence, candidate.color_confidence))))
     return dice
