@@ -50,6 +50,8 @@ def create_app(
         STREAM_HEARTBEAT_SECONDS=15.0,
         STREAM_MAX_SECONDS=300.0,
         JSON_SORT_KEYS=False,
+        # Every request body is a small JSON object; refuse anything bigger outright.
+        MAX_CONTENT_LENGTH=64 * 1024,
     )
     if config:
         app.config.update(config)
