@@ -224,13 +224,14 @@ def test_frame_size_change_restarts_cleanly() -> None:
 # --- On the scene renderer's roll sequences (dice tumbling in, a hand passing, still frames) -------
 
 
-def _rendered_roll(seed: int, hand_resting: bool, extra_still: int = 0):
+def _rendered_roll(seed: int, hand_resting: bool, n_frames: int = 20, extra_still: int = 0):
+    """3 frames of the empty table, then `roll_sequence(n_frames)`, then `extra_still` still frames."""
     import dataclasses
 
     from vision.render import random_scene, render, roll_sequence
 
     scene = random_scene(seed, width=512, height=384, hand=hand_resting)
-    frames = roll_sequence(scene, 20, seed)
+    frames = roll_sequence(scene, n_frames, seed)
     frames += [render(dataclasses.replace(scene, noise_seed=1000 + k))[0] for k in range(extra_still)]
     empty = render(dataclasses.replace(scene, dice=(), hand=None))[0]
     return [empty] * 3 + frames
@@ -249,16 +250,17 @@ def test_rendered_roll_fires_once_when_still_and_never_while_dice_or_hand_move(s
 
 
 def test_rendered_hand_resting_in_view_holds_the_trigger_back() -> None:
-    frames = _rendered_roll(0, hand_resting=True, extra_still=10)
-    detector = SettleDetector()
+    # roll_sequence(n=10): 4 tumbling frames (3-6), 3 with a hand passing (7-9), then still frames
+    # (10-) of a scene in which a hand rests in view, away from the dice.
+    frames = _rendered_roll(0, hand_resting=True, n_frames=10, extra_still=8)
+    detector = SettleDetector(SettleConfig(hand_patience_seconds=1.5))
     states, hands = [], []
     for index, frame in enumerate(frames):
         states.append(detector.update(frame, index * STEP))
         hands.append(detector.last.hand)
-    # From frame 18 on nothing moves but the final scene has a hand resting in view.
-    assert all(states[i] is SettleState.MOVING and hands[i] for i in range(18, 23))
+    assert all(states[i] is SettleState.MOVING and hands[i] for i in (11, 12))  # nothing moves: the hand holds it
     assert states.count(SettleState.SETTLED) == 1  # fires once the patience for a resting hand is over
-    assert states.index(SettleState.SETTLED) >= 23 + 3
+    assert states.index(SettleState.SETTLED) >= 13 + 3
 
 
 def test_mark_captured_keeps_the_trigger_from_firing_on_a_scene_already_read() -> None:
