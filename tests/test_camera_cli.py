@@ -99,3 +99,11 @@ def test_draw_reading_boxes_each_die_and_leaves_the_frame_alone() -> None:
     assert (drawn[200, 200] == frame[200, 200]).all(), "the die itself stays visible"
     zoned = draw_zones(frame, default_zones(2, 600, 400), ["Ann", "Bob"])
     assert (zoned[200, 300] != frame[200, 300]).any()  # the line between the halves
+
+
+def test_gangster_dice_console_command_has_the_camera_command(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from companion.cli import main as gangster_dice
+
+    out = tmp_path / "console.jpg"
+    assert gangster_dice(["camera", "--source", str(_folder(tmp_path)), "--out", str(out), "--no-read"]) == 0
+    assert out.is_file() and "frame: 200x120" in capsys.readouterr().out

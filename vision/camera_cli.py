@@ -42,7 +42,8 @@ def add_camera_command(subparsers: Any, demo_factory: Callable[[], Camera] | Non
     parser.add_argument("--players", type=int, default=0, help="also show dice per seat with default zones for N players")
     parser.add_argument("--size", help="frame size WxH asked of the camera, e.g. 2304x1296")
     parser.add_argument("--no-read", action="store_true", help="only save the frame, do not read the dice")
-    parser.set_defaults(func=run, demo_factory=demo_factory)
+    # Both names: `gangster-dice` calls args.run(args), `python -m vision` calls args.func(args).
+    parser.set_defaults(func=run, run=run, demo_factory=demo_factory)
     return parser
 
 
