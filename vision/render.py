@@ -1,0 +1,590 @@
+"""Photo-like, labelled renders of Gangster Dice on a table, for fixtures, tests and benchmarks.
+
+A ``Scene`` is a complete, immutable description of one frame (table, light, camera view, dice,
+distractors, optional hand, camera imperfections, seed); ``render(scene)`` turns it into a BGR
+image and the labels of the dice-images spec (``shared/spec/dice-images.md``), with each die's
+``center`` the projected middle of its top face and ``size`` its top face side in pixels.
+
+``random_scene(seed, ...)`` makes varied scenes reproducibly; ``place_dice`` lays given dice in
+given zones (for a demo camera that must show known dice in known seats); ``roll_sequence`` makes
+a short clip of dice tumbling in, a hand passing and the table settling.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.die_draw import Shading, draw_die, footprint, light_vector, outline
+from vision.distractors import Distractor, distractor_outline, draw_distractor, edge_side
+from vision.hand import Hand, draw_hand, hand_mask
+from vision.lighting import LIGHT_KINDS, Light, add_glare, apply_shadows, illumination, random_light, \
+    shadow_offset
+from vision.optics import Optics, develop, random_optics
+from vision.symbol_art import STYLES as _ART_STYLES
+from vision.symbol_art import SYMBOLS
+from vision.tables import TABLE_KINDS, make_table
+
+STYLES: tuple[str, ...] = _ART_STYLES
+COLORS: tuple[str, ...] = ("white", "red", "blue")
+OWN_SYMBOL = {"red": "gun", "blue": "cocktail", "white": "gavel"}
+FRAME_SIZES: tuple[tuple[int, int], ...] = ((1640, 1232), (2304, 1296))
+MAX_TILT_DEG = 15.0
+
+
+def die_faces(color: str) -> tuple[str, ...]:
+    """The six faces of a die of ``color``: two fingers, two of its own symbol, one of each other."""
+    own = OWN_SYMBOL[color]
+    others = tuple(s for s in ("gun", "cocktail", "gavel") if s != own)
+    return ("finger", "finger", own, own) + others
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """One die. ``center``: where the middle of its top face appears in the image (px);
+    ``size``: top face side (px); ``angle``: in-plane rotation (degrees). A ``cocked`` die leans
+    by ``tilt`` degrees on an edge (no face on top; ``symbol`` is None) and shows ``faces``."""
+
+    color: str
+    symbol: str | None
+    center: tuple[float, float]
+    size: float
+    angle: float
+    cocked: bool = False
+    tilt: float = 0.0
+    faces: tuple[str, str] = ("finger", "finger")
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class DiceLook:
+    """A box of dice: body colors, paint on white dice and on colored dice (BGR 0..1), gloss."""
+
+    white: tuple[float, float, float]
+    red: tuple[float, float, float]
+    blue: tuple[float, float, float]
+    paint_on_white: tuple[float, float, float]
+    paint_on_color: tuple[float, float, float]
+    gloss: float
+    paint_alpha: float = 0.95
+
+
+@dataclass(frozen=True)
+class View:
+    """Camera geometry: the image point straight below the lens (may lie outside the frame when
+    the camera is tilted) and the lens height above the table, both in pixels at table level."""
+
+    nadir: tuple[float, float]
+    height: float
+
+    def lean(self, point: tuple[float, float], size: float) -> tuple[float, float]:
+        """Displacement of a die's top face from its footprint (px), at most 15 degrees' worth."""
+        d = (np.asarray(point, np.float64) - np.asarray(self.nadir)) * size / self.height
+        limit = np.tan(np.radians(MAX_TILT_DEG)) * size
+        n = float(np.linalg.norm(d))
+        if n > limit:
+            d *= limit / n
+        return float(d[0]), float(d[1])
+
+
+DEFAULT_LOOK = DiceLook(white=(0.80, 0.90, 0.93), red=(0.10, 0.09, 0.66), blue=(0.74, 0.40, 0.10),
+                        paint_on_white=(0.12, 0.12, 0.62), paint_on_color=(0.90, 0.92, 0.93),
+                        gloss=0.6)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything needed to render one frame; rendering the same scene gives the same image."""
+
+    width: int
+    height: int
+    style: str
+    table: str
+    light: Light
+    dice: tuple[DieSpec, ...]
+    seed: int
+    distractors: tuple[Distractor, ...] = ()
+    hand: Hand | None = None
+    look: DiceLook = DEFAULT_LOOK
+    view: View | None = None
+    optics: Optics = Optics(blur=0.6, noise=2.5, jpeg_quality=88)
+    glare: tuple[tuple[float, float, float, float], ...] = ()
+    noise_seed: int | None = None
+
+    def camera(self) -> View:
+        return self.view or View((self.width / 2, self.height / 2), 4.0 * max(self.width, self.height))
+
+
+# --- geometry helpers ---------------------------------------------------------------------
+
+def die_outline(die: DieSpec) -> np.ndarray:
+    """The die's top-level outline (4 x 2): its top face, or for a cocked die both faces."""
+    if die.cocked:
+        t = np.radians(die.tilt)
+        return outline(die.center, die.size, die.angle, die.size * (np.cos(t) + np.sin(t)))
+    return outline(die.center, die.size, die.angle)
+
+
+def _separated(a: np.ndarray, b: np.ndarray, gap: float = 0.0) -> bool:
+    """Separating-axis test for convex polygons: True when they are at least ``gap`` apart."""
+    edges = np.concatenate([np.roll(a, -1, axis=0) - a, np.roll(b, -1, axis=0) - b])
+    axes = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
+    axes /= np.maximum(np.linalg.norm(axes, axis=1, keepdims=True), 1e-12)
+    pa, pb = a @ axes.T, b @ axes.T
+    return bool(np.any((pa.max(axis=0) + gap <= pb.min(axis=0)) | (pb.max(axis=0) + gap <= pa.min(axis=0))))
+
+
+def _clear_of(poly: np.ndarray, blockers: list[tuple[np.ndarray, np.ndarray, float]]) -> bool:
+    """True when ``poly`` interpenetrates none of ``blockers`` (polygon, centre, radius);
+    a bounding-circle check first skips the exact test for far-apart pairs."""
+    c = poly.mean(axis=0)
+    r = float(np.sqrt(((poly - c) ** 2).sum(axis=1).max()))
+    for other, oc, orad in blockers:
+        if (c[0] - oc[0]) ** 2 + (c[1] - oc[1]) ** 2 >= (r + orad) ** 2:
+            continue
+        if not _separated(poly, other):
+            return False
+    return True
+
+
+def _blocker(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    poly = np.asarray(poly, np.float64)
+    c = poly.mean(axis=0)
+    return poly, c, float(np.sqrt(((poly - c) ** 2).sum(axis=1).max()))
+
+
+def overlaps(a: DieSpec, b: DieSpec) -> bool:
+    """True when two dice's outlines interpenetrate (touching is allowed)."""
+    return not _separated(die_outline(a), die_outline(b), gap=-0.01)
+
+
+def _zone_polygon(zone) -> np.ndarray:
+    z = np.asarray(zone, np.float64)
+    if z.shape == (4,):  # x0, y0, x1, y1
+        x0, y0, x1, y1 = z
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    return z.reshape(-1, 2)
+
+
+def _inside(poly: np.ndarray, zone: np.ndarray) -> bool:
+    contour = zone.astype(np.float32).reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in poly)
+
+
+def _touch_candidate(rng: np.random.Generator, anchor: DieSpec, die: DieSpec,
+                     blockers: list[tuple[np.ndarray, np.ndarray, float]]) -> DieSpec | None:
+    """``die`` moved to rest against ``anchor`` on a random side, or None if that spot is taken."""
+    side = rng.integers(4)
+    a = np.radians(anchor.angle + 90 * side)
+    normal = np.array([np.cos(a), np.sin(a)])
+    tangent = np.array([-normal[1], normal[0]])
+    slide = rng.uniform(-0.45, 0.45) * anchor.size
+    angle = anchor.angle + (rng.uniform(-8, 8) if rng.random() < 0.6 else 0.0)
+    if die.cocked:
+        angle = anchor.angle + 90 * side + 90  # leaning toward the anchor: ridge parallel to it
+    # Both outlines' extents along the anchor's face normal give the exact contact distance
+    # (the normal is a separating axis, so at that distance they touch without overlapping).
+    c0 = np.asarray(anchor.center)
+    reach_a = float(((die_outline(anchor) - c0) @ normal).max())
+    probe = dataclasses.replace(die, center=(0.0, 0.0), angle=float(angle))
+    reach_b = float((-(die_outline(probe) @ normal)).max())
+
+    def at(dist: float) -> DieSpec:
+        c = c0 + normal * dist + tangent * slide
+        return dataclasses.replace(die, center=(float(c[0]), float(c[1])), angle=float(angle))
+
+    far = reach_a + reach_b
+    placed = at(far + rng.uniform(0.2, 1.0))
+    return placed if _clear_of(die_outline(placed), blockers) else None
+
+
+def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Generator, *,
+               size: float = 80.0, touching: float = 0.3, existing: Sequence[DieSpec] = (),
+               obstacles: Sequence[np.ndarray] = (), seat: int | None = None,
+               size_jitter: float = 0.02, attempts: int = 400) -> list[DieSpec]:
+    """Lay ``dice`` ((color, symbol) pairs; symbol None means cocked) inside ``zone``.
+
+    ``zone`` is a rectangle (x0, y0, x1, y1) or a polygon of (x, y) points; every die's outline
+    ends up entirely inside it. Dice never interpenetrate each other, ``existing`` dice or the
+    ``obstacles`` polygons; with probability ``touching`` a die is put in contact with one
+    already placed (cocked dice always lean on a neighbour when there is one).
+    Raises ValueError when the zone is too small to hold them.
+    """
+    zone_poly = _zone_polygon(zone)
+    x0, y0 = zone_poly.min(axis=0)
+    x1, y1 = zone_poly.max(axis=0)
+    placed: list[DieSpec] = []
+    blockers = [_blocker(die_outline(d)) for d in existing] + [_blocker(o) for o in obstacles]
+    for color, symbol in dice:
+        if color not in COLORS:
+            raise ValueError(f"unknown color {color!r}")
+        if symbol is not None and symbol not in SYMBOLS:
+            raise ValueError(f"unknown symbol {symbol!r}")
+        s = size * (1 + rng.uniform(-size_jitter, size_jitter))
+        cocked = symbol is None
+        faces = die_faces(color)
+        template = DieSpec(color=color, symbol=symbol, center=(0.0, 0.0), size=float(s),
+                           angle=float(rng.uniform(0, 90)), cocked=cocked,
+                           tilt=float(rng.uniform(25, 65)) if cocked else 0.0,
+                           faces=(faces[rng.integers(6)], faces[rng.integers(6)]), seat=seat)
+        result = None
+        for attempt in range(attempts):
+            want_touch = placed and (cocked or rng.random() < touching) and attempt < attempts // 2
+            if want_touch:
+                anchor = placed[int(rng.integers(len(placed)))]
+                if anchor.cocked:
+                    continue
+                cand = _touch_candidate(rng, anchor, template, blockers)
+                if cand is None:
+                    continue
+            else:
+                c = (float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1)))
+                cand = dataclasses.replace(template, center=c)
+            poly = die_outline(cand)
+            if not _inside(poly, zone_poly):
+                continue
+            if not _clear_of(poly, blockers):
+                continue
+            result = cand
+            break
+        if result is None:
+            raise ValueError(f"could not place {len(dice)} dice of size {size:.0f} in zone")
+        placed.append(result)
+        blockers.append(_blocker(die_outline(result)))
+    return placed
+
+
+# --- random scenes --------------------------------------------------------------------------
+
+def random_look(rng: np.random.Generator, style: str) -> DiceLook:
+    """A box of dice: ivory or white bodies, a red and a blue of varying hue, paint by style."""
+    j = lambda c, a: tuple(float(np.clip(v * rng.uniform(1 - a, 1 + a), 0, 1)) for v in c)  # noqa: E731
+    white = [(0.80, 0.90, 0.93), (0.88, 0.91, 0.92), (0.72, 0.86, 0.92)][rng.integers(3)]
+    red = [(0.10, 0.09, 0.66), (0.14, 0.12, 0.74), (0.12, 0.18, 0.62)][rng.integers(3)]
+    blue = [(0.74, 0.40, 0.10), (0.80, 0.50, 0.18), (0.62, 0.30, 0.12)][rng.integers(3)]
+    on_white = {"classic": [(0.12, 0.12, 0.62), (0.10, 0.10, 0.10)],
+                "line": [(0.10, 0.10, 0.10), (0.15, 0.10, 0.55)],
+                "bold": [(0.10, 0.10, 0.10), (0.14, 0.14, 0.66)],
+                "stencil": [(0.12, 0.12, 0.62), (0.10, 0.10, 0.10)]}[style]
+    on_color = {"classic": [(0.90, 0.92, 0.93), (0.25, 0.65, 0.85)],
+                "line": [(0.90, 0.92, 0.93), (0.30, 0.70, 0.88)],
+                "bold": [(0.25, 0.65, 0.85), (0.90, 0.92, 0.93)],
+                "stencil": [(0.90, 0.92, 0.93), (0.06, 0.06, 0.08)]}[style]
+    return DiceLook(white=j(white, 0.03), red=j(red, 0.08), blue=j(blue, 0.08),
+                    paint_on_white=on_white[rng.integers(2)], paint_on_color=on_color[rng.integers(2)],
+                    gloss=float(rng.uniform(0.3, 0.9)), paint_alpha=float(rng.uniform(0.85, 1.0)))
+
+
+def _random_die(rng: np.random.Generator) -> tuple[str, str]:
+    color = COLORS[int(rng.integers(3))]
+    return color, die_faces(color)[int(rng.integers(6))]
+
+
+def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
+                 width: int = 1640, height: int = 1232, *, table: str | None = None,
+                 light: str | None = None, cocked_fraction: float | None = None,
+                 touching: float | None = None, distractors: bool | None = None,
+                 hand: bool | None = None, edge: bool | None = None, all_faces: bool = False,
+                 die_size: float | None = None, glare: bool | None = None,
+                 optics: Optics | None = None) -> Scene:
+    """A random but reproducible scene: same arguments, same scene.
+
+    Options force a ``table`` kind, a ``light`` kind, the share of cocked dice, the chance that a
+    die touches a neighbour, whether cards/tokens/coins, a ``hand`` or the table ``edge`` appear,
+    ``glare`` spots, the ``die_size`` (top face side, px) and camera ``optics``. ``all_faces``
+    puts every color x symbol pair in the scene at least once (for teaching images). A hand is
+    kept clear of the dice so every label stays valid.
+    """
+    rng = np.random.default_rng(seed)
+    style = style or STYLES[int(rng.integers(len(STYLES)))]
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}; expected one of {STYLES}")
+    table = table or TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))]
+    if table not in TABLE_KINDS:
+        raise ValueError(f"unknown table {table!r}; expected one of {TABLE_KINDS}")
+    lit = random_light(rng, light)
+    if glare is not None:
+        lit = dataclasses.replace(lit, glare_spots=int(rng.integers(1, 4)) if glare else 0)
+    n = int(n_dice if n_dice is not None else rng.integers(6, 25))
+    if all_faces:
+        n = max(n, 12)
+    size = float(die_size if die_size is not None else rng.uniform(60, 120) * min(width, height) / 1232)
+    if cocked_fraction is None:
+        cocked_fraction = 0.0 if rng.random() < 0.4 else float(rng.uniform(0.04, 0.15))
+    touching = float(rng.uniform(0.2, 0.6)) if touching is None else touching
+
+    # Camera: the lens sits above some point near the frame; higher lens, smaller lean.
+    nadir = (width * rng.uniform(0.1, 0.9), height * rng.uniform(0.1, 0.9))
+    corners = np.array([[0, 0], [width, 0], [0, height], [width, height]], np.float64)
+    reach = float(np.max(np.linalg.norm(corners - np.asarray(nadir), axis=1)))
+    view = View(nadir, reach / np.tan(np.radians(rng.uniform(8, MAX_TILT_DEG))))
+
+    # Table edge, cards, tokens, coins.
+    items: list[Distractor] = []
+    play = [0.0, 0.0, float(width), float(height)]
+    if edge if edge is not None else rng.random() < 0.25:
+        variant = int(rng.integers(0, 1000))
+        band = float(rng.uniform(0.07, 0.14) * min(width, height))
+        d = Distractor("edge", (0.0, 0.0), band, 0.0, variant)
+        items.append(d)
+        side = edge_side(d)
+        if side == "bottom":
+            play[3] -= band
+        elif side == "top":
+            play[1] += band
+        elif side == "right":
+            play[2] -= band
+        else:
+            play[0] += band
+    margin = 0.15 * size
+    play = [play[0] + margin, play[1] + margin, play[2] - margin, play[3] - margin]
+    obstacles: list[np.ndarray] = []
+    if distractors if distractors is not None else rng.random() < 0.7:
+        for kind, count, scale in (("card", rng.integers(0, 3), (3.2, 4.2)),
+                                   ("token", rng.integers(0, 5), (0.9, 1.5)),
+                                   ("coin", rng.integers(0, 4), (0.5, 0.9))):
+            for _ in range(int(count)):
+                d = Distractor(kind, (float(rng.uniform(play[0], play[2])), float(rng.uniform(play[1], play[3]))),
+                               float(size * rng.uniform(*scale)), float(rng.uniform(0, 180)),
+                               int(rng.integers(0, 1000)))
+                items.append(d)
+                if kind != "card":  # dice may rest on a card, never on a coin or token
+                    obstacles.append(distractor_outline(d).astype(np.float64))
+
+    # Hand: reaches in from a frame side; dice are kept out of its way.
+    the_hand = None
+    if hand if hand is not None else rng.random() < 0.15:
+        side = int(rng.integers(4))
+        along = rng.uniform(0.25, 0.75)
+        reach_in = rng.uniform(0.15, 0.3)
+        pw = size * rng.uniform(3.8, 5.0)
+        if side == 0:
+            entry, palm = (width * along, height + pw), (width * along, height * (1 - reach_in))
+        elif side == 1:
+            entry, palm = (width + pw, height * along), (width * (1 - reach_in), height * along)
+        elif side == 2:
+            entry, palm = (width * along, -pw), (width * along, height * reach_in)
+        else:
+            entry, palm = (-pw, height * along), (width * reach_in, height * along)
+        the_hand = Hand(entry, palm, float(pw), int(rng.integers(0, 5)))
+        q = 8
+        m = hand_mask(the_hand, height, width, 1.0 / q)
+        m = cv2.dilate((m > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            hull = cv2.convexHull(cnt).reshape(-1, 2).astype(np.float64) * q
+            obstacles.append(hull)
+
+    # Dice: in a few groups (players' rolls), some touching, a few cocked.
+    pairs = [_random_die(rng) for _ in range(n)]
+    keep = 0
+    if all_faces:
+        pairs[:12] = [(c, s) for c in COLORS for s in SYMBOLS]
+        keep = 12  # these must stay readable
+    n_cocked = min(int(round(cocked_fraction * n)), n - keep)
+    if cocked_fraction > 0 and n_cocked == 0 and n > keep and rng.random() < cocked_fraction * n:
+        n_cocked = 1
+    for i in rng.choice(np.arange(keep, n), size=n_cocked, replace=False) if n_cocked else []:
+        pairs[i] = (pairs[i][0], None)
+    order = rng.permutation(n)
+    pairs = [pairs[i] for i in order]
+    dice: list[DieSpec] = []
+    groups = max(1, int(np.ceil(n / rng.uniform(3, 7))))
+    split = np.array_split(np.arange(n), groups)
+    for gi, idx in enumerate(split):
+        group = [pairs[i] for i in idx]
+        half = size * (1.3 + 0.45 * len(group))
+        for _ in range(40):
+            cx = rng.uniform(play[0] + half * 0.5, play[2] - half * 0.5)
+            cy = rng.uniform(play[1] + half * 0.5, play[3] - half * 0.5)
+            zone = (max(play[0], cx - half), max(play[1], cy - half),
+                    min(play[2], cx + half), min(play[3], cy + half))
+            try:
+                dice += place_dice(group, zone, rng, size=size, touching=touching, existing=dice,
+                                   obstacles=obstacles, attempts=60)
+                break
+            except ValueError:
+                continue
+        else:
+            # Crowded frame: fall back to the whole playable area.
+            dice += place_dice(group, tuple(play), rng, size=size, touching=touching,
+                               existing=dice, obstacles=obstacles)
+
+    # Glare spots: some on dice tops (washing out part of a symbol), some on the table.
+    spots = []
+    for _ in range(lit.glare_spots):
+        if dice and rng.random() < 0.5:
+            d = dice[int(rng.integers(len(dice)))]
+            off = rng.uniform(-0.25, 0.25, 2) * d.size
+            spots.append((d.center[0] + off[0], d.center[1] + off[1], d.size * rng.uniform(0.12, 0.25),
+                          float(rng.uniform(0.25, 0.6))))
+        else:
+            spots.append((float(rng.uniform(0, width)), float(rng.uniform(0, height)),
+                          float(rng.uniform(0.4, 1.5) * size), float(rng.uniform(0.08, 0.25))))
+    return Scene(width=width, height=height, style=style, table=table, light=lit,
+                 dice=tuple(dice), seed=int(seed), distractors=tuple(items), hand=the_hand,
+                 look=random_look(rng, style), view=view,
+                 optics=optics or random_optics(rng, lit.gain), glare=tuple(spots))
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+def _body_color(look: DiceLook, color: str) -> tuple[float, float, float]:
+    return {"white": look.white, "red": look.red, "blue": look.blue}[color]
+
+
+def _paint(look: DiceLook, color: str) -> tuple[float, float, float]:
+    return look.paint_on_white if color == "white" else look.paint_on_color
+
+
+def _die_height(d: DieSpec) -> float:
+    if d.cocked:
+        t = np.radians(d.tilt)
+        return d.size * np.sqrt(2) * np.cos(t - np.pi / 4)
+    return d.size
+
+
+def _hidden_by_hand(scene: Scene) -> set[int]:
+    """Indices of dice whose top face is mostly covered by the hand (left out of the labels)."""
+    if scene.hand is None:
+        return set()
+    q = 4
+    m = hand_mask(scene.hand, scene.height, scene.width, 1.0 / q)
+    hidden = set()
+    for i, d in enumerate(scene.dice):
+        pts = [d.center] + [tuple(p) for p in (0.6 * die_outline(d) + 0.4 * np.asarray(d.center))]
+        covered = 0
+        for x, y in pts:
+            xi, yi = int(x / q), int(y / q)
+            if 0 <= yi < m.shape[0] and 0 <= xi < m.shape[1] and m[yi, xi] > 0.5:
+                covered += 1
+        if covered >= 3:
+            hidden.add(i)
+    return hidden
+
+
+def labels(scene: Scene) -> dict:
+    """The spec's label dict for ``scene`` (dice mostly hidden by a hand are left out)."""
+    hidden = _hidden_by_hand(scene)
+    out = []
+    for i, d in enumerate(scene.dice):
+        if i in hidden:
+            continue
+        item = {"color": d.color, "symbol": None if d.cocked else d.symbol,
+                "center": [round(float(d.center[0]), 1), round(float(d.center[1]), 1)],
+                "size": round(float(d.size), 1), "angle": round(float(d.angle) % 90, 1)}
+        if d.cocked:
+            item["cocked"] = True
+        if d.seat is not None:
+            item["seat"] = d.seat
+        out.append(item)
+    return {"dice": out, "style": scene.style, "table": scene.table, "light": scene.light.kind,
+            "seed": scene.seed}
+
+
+def render(scene: Scene) -> tuple[np.ndarray, dict]:
+    """Render ``scene``: a BGR uint8 image (height x width x 3) and its labels."""
+    if scene.style not in STYLES:
+        raise ValueError(f"unknown style {scene.style!r}")
+    img = make_table(scene.table, scene.width, scene.height, scene.seed % 64).copy()
+    for d in sorted(scene.distractors, key=lambda x: x.kind != "edge"):
+        draw_distractor(img, d)
+
+    view = scene.camera()
+    light = scene.light
+    lvec = light_vector(light.azimuth, light.elevation)
+    shading = Shading(light=tuple(float(v) for v in lvec), gloss=scene.look.gloss,
+                      paint_alpha=scene.look.paint_alpha)
+    leans = [view.lean(d.center, d.size) for d in scene.dice]
+
+    # Cast and contact shadows of every die first, so no shadow falls on a die's top.
+    casts, contacts = [], []
+    for d, lean in zip(scene.dice, leans):
+        base = footprint(d.center, d.size, d.angle, lean, d.tilt if d.cocked else 0.0)
+        off = shadow_offset(light, _die_height(d))
+        casts.append(np.concatenate([base, base + off]))
+        contacts.append(base)
+    casts = [cv2.convexHull(c.astype(np.float32)).reshape(-1, 2) for c in casts]
+    for item in scene.distractors:
+        if item.kind in ("token", "coin"):
+            poly = distractor_outline(item)
+            contacts.append(poly + shadow_offset(light, 0.08 * item.size))
+    mean_size = float(np.mean([d.size for d in scene.dice])) if scene.dice else 80.0
+    apply_shadows(img, casts, light, mean_size, contacts)
+
+    # Far-from-nadir dice first: their visible sides face the nadir, nearer dice may cover them.
+    # Cocked dice stand taller than the rest, so they go last.
+    order = sorted(range(len(scene.dice)),
+                   key=lambda i: (scene.dice[i].cocked, -float(np.hypot(*leans[i]))))
+    for i in order:
+        d = scene.dice[i]
+        draw_die(img, center=d.center, size=d.size, angle=d.angle,
+                 color=_body_color(scene.look, d.color), paint=_paint(scene.look, d.color),
+                 style=scene.style, symbol=None if d.cocked else d.symbol, lean=leans[i],
+                 shading=shading, cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces)
+
+    if scene.hand is not None:
+        draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 1.2), light.shadow_strength)
+
+    img *= illumination(light, scene.height, scene.width, scene.seed)
+    add_glare(img, list(scene.glare))
+    seed = scene.seed if scene.noise_seed is None else scene.noise_seed
+    frame = develop(img, scene.optics, seed)
+    return frame, labels(scene)
+
+
+# --- sequences --------------------------------------------------------------------------------
+
+def roll_sequence(final_scene: Scene, n_frames: int, seed: int) -> list[np.ndarray]:
+    """Frames of a roll: dice tumble in and slow down, a hand passes over the table, then the
+    table is still (frames equal to ``render(final_scene)`` apart from sensor noise)."""
+    rng = np.random.default_rng(seed)
+    n_roll = max(1, int(round(n_frames * 0.4)))
+    n_hand = max(0, int(round(n_frames * 0.3)))
+    n_still = max(0, n_frames - n_roll - n_hand)
+    w, h = final_scene.width, final_scene.height
+    throws = []
+    for d in final_scene.dice:
+        a = rng.uniform(0, 2 * np.pi)
+        throws.append((np.array([np.cos(a), np.sin(a)]) * d.size * rng.uniform(3, 7),
+                       rng.uniform(-540, 540), rng.uniform(0, 2 * np.pi)))
+    frames: list[np.ndarray] = []
+    for f in range(n_roll):
+        p = (f + 1) / (n_roll + 1)
+        ease = 1 - (1 - p) ** 2
+        dice = []
+        for d, (throw, spin, phase) in zip(final_scene.dice, throws):
+            c = np.asarray(d.center) + throw * (1 - ease)
+            tumbling = p < 0.75
+            tilt = 45 + 35 * np.sin(phase + 9 * p) if tumbling else 0.0
+            faces = die_faces(d.color)
+            dice.append(dataclasses.replace(
+                d, center=(float(c[0]), float(c[1])), angle=float(d.angle + spin * (1 - ease)),
+                cocked=tumbling or d.cocked, tilt=float(tilt) if tumbling else d.tilt,
+                symbol=None if tumbling else d.symbol,
+                faces=(faces[int(rng.integers(6))], faces[int(rng.integers(6))]) if tumbling else d.faces))
+        blur = final_scene.optics.blur + 2.0 * (1 - ease)
+        scene = dataclasses.replace(final_scene, dice=tuple(dice), hand=None, noise_seed=seed + f,
+                                    optics=dataclasses.replace(final_scene.optics, blur=blur))
+        frames.append(render(scene)[0])
+    side = int(rng.integers(2))
+    pw = float(np.mean([d.size for d in final_scene.dice]) * 4.5) if final_scene.dice else 350.0
+    for f in range(n_hand):
+        p = (f + 0.5) / max(1, n_hand)
+        if side == 0:  # from the bottom edge, sweeping left to right
+            palm = (w * (0.15 + 0.7 * p), h * (0.45 + 0.1 * np.sin(p * np.pi)))
+            entry = (palm[0] - 0.1 * w, h + pw)
+        else:  # from the right edge, sweeping top to bottom
+            palm = (w * 0.5, h * (0.15 + 0.7 * p))
+            entry = (w + pw, palm[1] + 0.1 * h)
+        scene = dataclasses.replace(final_scene, hand=Hand(entry, palm, pw, int(rng.integers(5))),
+                                    noise_seed=seed + n_roll + f)
+        frames.append(render(scene)[0])
+    for f in range(n_still):
+        scene = dataclasses.replace(final_scene, noise_seed=seed + n_roll + n_hand + f)
+        frames.append(render(scene)[0])
+    return frames

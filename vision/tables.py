@@ -1,0 +1,166 @@
+"""Table surfaces seen from above: wood, felt, cloth, laminate and printed play mats.
+
+Every surface is a float32 BGR image in [0, 1] made from a seed, so a scene renders the same
+each time. The set deliberately includes hard cases for the reader: dark blue felt (blue dice
+nearly vanish), white cloth and laminate (white dice nearly vanish), red felt and a red mat (red
+dice), and busy printed mats with gold lines and lettering that look like paint.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.noise_fields import fine_noise, smooth_noise
+
+TABLE_KINDS: tuple[str, ...] = (
+    "wood", "wood_dark", "felt_green", "felt_red", "felt_blue", "felt_darkblue",
+    "laminate_light", "cloth_white", "gingham", "playmat",
+)
+
+# Base colors, BGR in [0, 1].
+_FELT = {
+    "felt_green": (0.22, 0.42, 0.10),
+    "felt_red": (0.14, 0.12, 0.50),
+    "felt_blue": (0.55, 0.30, 0.12),
+    "felt_darkblue": (0.32, 0.16, 0.08),
+}
+
+
+def _wood(rng: np.random.Generator, h: int, w: int, dark: bool) -> np.ndarray:
+    """Planks with growth-ring grain running along x, seams and per-plank tint."""
+    if dark:
+        base = np.array([0.10, 0.17, 0.27], np.float32) * rng.uniform(0.8, 1.2)
+    else:
+        base = np.array([0.33, 0.52, 0.70], np.float32) * rng.uniform(0.85, 1.1)
+    img = np.empty((h, w, 3), np.float32)
+    plank = int(rng.uniform(0.12, 0.25) * max(h, w))
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    warp = smooth_noise(rng, h, w, 90, 700) * rng.uniform(10, 25)
+    streak = smooth_noise(rng, h, w, 2.5, 120)
+    mottle = smooth_noise(rng, h, w, 150)
+    period = rng.uniform(9, 22)
+    rings = 0.5 + 0.5 * np.sin((ys + warp) * (2 * np.pi / period))
+    rings = rings ** 3
+    shade = 1.0 - 0.22 * rings + 0.06 * streak + 0.05 * mottle
+    y = 0
+    while y < h:
+        y1 = min(h, y + plank)
+        tint = base * rng.uniform(0.85, 1.15, 3).astype(np.float32) ** 0.3 * rng.uniform(0.88, 1.1)
+        img[y:y1] = shade[y:y1, :, None] * tint
+        if y1 < h:
+            img[max(0, y1 - 2):y1] *= 0.45  # seam between planks
+        y = y1
+    return img
+
+
+def _felt(rng: np.random.Generator, h: int, w: int, color: tuple[float, float, float]) -> np.ndarray:
+    base = np.array(color, np.float32) * rng.uniform(0.85, 1.12)
+    fibre = fine_noise(rng, h, w, 1.6)
+    mottle = smooth_noise(rng, h, w, 120)
+    shade = 1.0 + 0.045 * fibre + 0.03 * mottle
+    return shade[:, :, None] * base
+
+
+def _cloth_white(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Off-white linen with a fine weave and soft folds."""
+    base = np.array([0.80, 0.84, 0.86], np.float32) * rng.uniform(0.92, 1.05)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    weave = np.sin(xx * 2.6) * np.sin(yy * 2.6)
+    folds = smooth_noise(rng, h, w, 200, 90)
+    shade = 1.0 + 0.02 * weave + 0.025 * folds + 0.01 * fine_noise(rng, h, w)
+    return shade[:, :, None] * base
+
+
+def _laminate(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = np.array([0.82, 0.88, 0.90], np.float32) * rng.uniform(0.9, 1.04)
+    speck = fine_noise(rng, h, w, 2.0)
+    shade = 1.0 + 0.012 * speck + 0.02 * smooth_noise(rng, h, w, 200)
+    return shade[:, :, None] * base
+
+
+def _gingham(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Checked tablecloth: bands overlap to three tones, slightly rotated, woven."""
+    palettes = [(0.20, 0.20, 0.72), (0.55, 0.30, 0.15), (0.22, 0.45, 0.20), (0.15, 0.15, 0.15)]
+    dark = np.array(palettes[int(rng.integers(len(palettes)))], np.float32)
+    light = np.array([0.86, 0.88, 0.90], np.float32)
+    period = rng.uniform(30, 70)
+    theta = rng.uniform(-0.3, 0.3)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = xx * np.cos(theta) + yy * np.sin(theta)
+    v = -xx * np.sin(theta) + yy * np.cos(theta)
+    band_u = (np.mod(u, period) < period / 2).astype(np.float32)
+    band_v = (np.mod(v, period) < period / 2).astype(np.float32)
+    amount = cv2.GaussianBlur(0.5 * (band_u + band_v), (0, 0), 1.2)[:, :, None]
+    img = light * (1 - amount) + dark * amount
+    weave = 1.0 + 0.03 * np.sin(u * 2.4) * np.sin(v * 2.4) + 0.04 * smooth_noise(rng, h, w, 200, 90)
+    return img * weave[:, :, None]
+
+
+def _playmat(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A printed mat: dark base, gold rings, rays, stars, corner zones and lettering."""
+    bases = [(0.10, 0.10, 0.36), (0.12, 0.24, 0.08), (0.28, 0.14, 0.06), (0.08, 0.08, 0.09)]
+    base = np.array(bases[int(rng.integers(len(bases)))], np.float32)
+    gold = (40, 170, 225)
+    ink = np.zeros((h, w, 3), np.uint8)
+    ink[:] = (base * 255).astype(np.uint8)
+    cx, cy = w // 2 + int(rng.integers(-w // 10, w // 10)), h // 2 + int(rng.integers(-h // 10, h // 10))
+    r = int(min(h, w) * rng.uniform(0.28, 0.4))
+    dark_line = tuple(int(c * 0.55) for c in ink[0, 0])
+    for k in range(36):
+        a = 2 * np.pi * k / 36
+        p0 = (int(cx + np.cos(a) * r * 1.1), int(cy + np.sin(a) * r * 1.1))
+        p1 = (int(cx + np.cos(a) * r * 3.0), int(cy + np.sin(a) * r * 3.0))
+        cv2.line(ink, p0, p1, dark_line, 3, cv2.LINE_AA)
+    for rr, t in ((r, 6), (int(r * 0.92), 3), (int(r * 0.55), 3)):
+        cv2.circle(ink, (cx, cy), rr, gold, t, cv2.LINE_AA)
+    zone = int(min(h, w) * 0.3)
+    for x0, y0 in ((-zone // 3, -zone // 3), (w - zone + zone // 3, -zone // 3),
+                   (-zone // 3, h - zone + zone // 3), (w - zone + zone // 3, h - zone + zone // 3)):
+        cv2.rectangle(ink, (x0, y0), (x0 + zone, y0 + zone), gold, 4, cv2.LINE_AA)
+    for _ in range(int(rng.integers(8, 20))):
+        sx, sy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        star = cv2.ellipse2Poly((sx, sy), (9, 9), int(rng.integers(0, 72)), 0, 360, 72)
+        cv2.fillPoly(ink, [star], gold, cv2.LINE_AA)
+        cv2.circle(ink, (sx, sy), 4, gold, -1, cv2.LINE_AA)
+    scale = min(h, w) / 420
+    text = ["GANGSTER DICE", "NO DICE NO DEAL", "THE FAMILY"][int(rng.integers(3))]
+    cv2.putText(ink, text, (int(w * 0.22), int(h * 0.1)), cv2.FONT_HERSHEY_TRIPLEX, scale, gold,
+                max(2, int(scale * 2.5)), cv2.LINE_AA)
+    img = ink.astype(np.float32) / 255.0
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    shade = 1.0 + 0.025 * fine_noise(rng, h, w, 1.5) + 0.04 * smooth_noise(rng, h, w, 160)
+    return img * shade[:, :, None]
+
+
+@lru_cache(maxsize=4)
+def make_table(kind: str, width: int, height: int, seed: int) -> np.ndarray:
+    """The table surface ``kind`` as float32 BGR (height, width, 3), deterministic per seed.
+
+    The texture is drawn at half resolution and upscaled: table detail finer than two pixels is
+    lost under the camera's own blur and noise anyway, and this keeps a render fast. The few
+    most recent tables are cached (read-only) since benchmarks reuse a small pool of seeds.
+    """
+    full_w, full_h = width, height
+    width, height = (width + 1) // 2, (height + 1) // 2
+    rng = np.random.default_rng(seed)
+    if kind in ("wood", "wood_dark"):
+        img = _wood(rng, height, width, dark=kind == "wood_dark")
+    elif kind in _FELT:
+        img = _felt(rng, height, width, _FELT[kind])
+    elif kind == "cloth_white":
+        img = _cloth_white(rng, height, width)
+    elif kind == "laminate_light":
+        img = _laminate(rng, height, width)
+    elif kind == "gingham":
+        img = _gingham(rng, height, width)
+    elif kind == "playmat":
+        img = _playmat(rng, height, width)
+    else:
+        raise ValueError(f"unknown table kind {kind!r}; expected one of {TABLE_KINDS}")
+    img = cv2.resize(np.clip(img, 0.0, 1.0).astype(np.float32, copy=False), (full_w, full_h),
+                     interpolation=cv2.INTER_LINEAR)
+    img.setflags(write=False)
+    return img
