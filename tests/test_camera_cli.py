@@ -107,3 +107,12 @@ def test_gangster_dice_console_command_has_the_camera_command(tmp_path: Path, ca
     out = tmp_path / "console.jpg"
     assert gangster_dice(["camera", "--source", str(_folder(tmp_path)), "--out", str(out), "--no-read"]) == 0
     assert out.is_file() and "frame: 200x120" in capsys.readouterr().out
+
+
+def test_camera_command_reads_with_the_built_in_profile(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "table.png"), np.full((300, 400, 3), (40, 100, 40), np.uint8))
+    assert main(["camera", "--source", str(folder), "--out", str(tmp_path / "read.jpg"), "--frames", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "reading: built-in profile," in printed and "dice: 0" in printed  # an empty cloth: nothing to read
