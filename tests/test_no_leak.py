@@ -2,7 +2,10 @@
 streams, holds nothing of another seat's hand or unrevealed bid, no token but its own, and never
 the seed or the deck.
 
-Each phone's received JSON is walked: a hand appears only inside "me", and "me" is always the
+Every JSON view a phone received is exactly ``companion.views.view(state, its seat)`` for the
+state at that view's version, plus the session's own fields (allow-listed); and that view is
+checked to be blind to every other seat's secrets: changing another seat's hand, their sealed bid,
+the deck order or the seed changes nothing in it. Each phone's received JSON is also walked: a hand appears only inside "me", and "me" is always the
 phone's own; sealed bids appear only as "me".bids or in a revealed round; no "seed", "deck",
 "hands" or token hash anywhere. The seed and every other token are also searched for as bytes.
 """
@@ -18,6 +21,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from companion.engine import apply
+from companion.state import Bid, Phase
+from companion.views import view
 from web import create_app
 from web.serve import serve_in_thread
 
@@ -214,3 +220,93 @@ def test_nothing_secret_reaches_another_phone(server):
         for doc in device.documents():
             for path, key, value in walk(doc):
                 assert key not in secret_words and key != "me" and key != "hand", (path, key)
+
+
+#: What the session adds to a view; anything else a phone receives must come from views.view.
+SESSION_FIELDS = {"version", "paused", "lobby", "you", "host_log", "can_undo", "proposed_roll", "join_url", "host_url"}
+LOBBY_SEAT_KEYS = {"name", "seat", "color", "connected"}
+
+
+def states_by_version(session):
+    """The game state after every version the game went through: (version, state), in order."""
+    state = session.log.setup(session.game_id).start()
+    out = [(session.started_version, state)]
+    for _, action, note in session.log.entries(session.game_id):
+        state = apply(state, action)
+        out.append((note["v"], state))
+    return out
+
+
+def state_at(states, version):
+    found = None
+    for v, state in states:
+        if v <= version:
+            found = state
+    return found
+
+
+def others_secrets_changed(state, seat):
+    """``state`` with every other seat's hand and unrevealed bid changed, the deck and seed too."""
+    hands = tuple(h if s == seat else tuple((v + 1) % 4 for v in h) for s, h in enumerate(state.hands))
+    bids = state.bids
+    if state.phase is Phase.BIDDING:
+        bids = tuple(
+            b if s == seat or b is None else tuple(Bid("gavel" if x.symbol != "gavel" else "gun", 9) for x in b)
+            for s, b in enumerate(state.bids)
+        )
+    return state._replace(hands=hands, bids=bids, deck=state.deck[1:] + state.deck[:1], seed=state.seed + 1)
+
+
+def test_views_are_exact_and_blind_to_other_seats(server):
+    base, session = server
+    phones = [Recorder(base) for _ in NAMES]
+    for phone, name in zip(phones, NAMES):
+        phone.token = phone.json("POST", "/api/join", {"name": name})[1]["token"]
+        phone.open_stream()
+    table = Recorder(base, host=session.host_token)
+    table.json("POST", "/api/host/start", {"mode": "tutorial"})
+    for round_no in range(3):
+        for phone in phones:
+            assert phone.json("POST", "/api/roll-for-me", {"submit": True})[0] == 200
+        for seat, phone in enumerate(phones):
+            _, v = phone.json("GET", "/api/state")
+            symbols = first_symbols(v["players"][seat]["roll"], v["me"]["bids_required"])
+            hand = list(v["me"]["hand"])
+            bids = [{"symbol": s, "favor": hand.pop() if hand else None} for s in symbols]
+            assert phone.json("POST", "/api/action", {"action": {"kind": "bid", "bids": bids}, "version": v["version"]})[0] == 200
+        while True:
+            _, v = table.json("GET", "/api/state")
+            if v["decision"] is None or v["finished"]:
+                break
+            seat = NAMES.index(v["decision"]["player"])
+            _, mine = phones[seat].json("GET", "/api/state")
+            d = mine["me"]["decision"]
+            action = {
+                "speakeasy": {"kind": "speakeasy", "give": [], "take": []},
+                "streets": {"kind": "streets", "color": None},
+                "investigator_color": {"kind": "investigator_color", "color": (d["options"] or ["red"])[0]},
+                "investigator_take": {"kind": "investigator_take", "color": (d["options"] or [None])[0]},
+            }[d["kind"]]
+            assert phones[seat].json("POST", "/api/action", {"action": action, "version": mine["version"]})[0] == 200
+    time.sleep(0.3)
+    for phone in phones:
+        phone.close_stream()
+
+    states = states_by_version(session)
+    for seat, phone in enumerate(phones):
+        checked = 0
+        for doc in phone.documents():
+            if "viewer" not in doc or doc.get("phase") == "lobby":
+                continue
+            state = state_at(states, doc["version"])
+            expected = view(state, seat)
+            assert set(doc) - set(expected) <= SESSION_FIELDS, set(doc) - set(expected)
+            assert {k: doc[k] for k in expected} == expected
+            for entry in doc["lobby"]["seats"]:
+                assert set(entry) == LOBBY_SEAT_KEYS
+            assert doc["proposed_roll"] is None or doc["proposed_roll"]["source"] == "virtual"
+            checked += 1
+        assert checked > 10
+    for _, state in states:
+        for seat in range(len(NAMES)):
+            assert view(others_secrets_changed(state, seat), seat) == view(state, seat)
