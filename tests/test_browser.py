@@ -1,0 +1,211 @@
+"""The pages in a real browser (Debian's Chromium) against a real server.
+
+Every move is made by tapping the pages; the API is read only to check what they show.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from browser_support import Phone, browser, open_table, server, shot  # noqa: F401  (fixtures)
+
+GAME_DEADLINE = 150  # seconds for a whole game
+
+
+def start_game(table, phones, mode_label="Tutorial"):
+    table.locator(".lobby-seats .seat").nth(len(phones) - 1).wait_for()
+    table.get_by_role("button", name=mode_label).click()
+    table.locator("#start").click()
+    for p in phones:
+        p.wait_step("roll")
+
+
+def play_until_over(table, phones, rng, *, shots=False, deadline=GAME_DEADLINE):
+    """Tap through rounds on every phone until the game ends; returns the rounds seen."""
+    end = time.monotonic() + deadline
+    seen = {"bid": False, "sealed": False, "decide": False, "reveal": False}
+    rounds = set()
+    while True:
+        assert time.monotonic() < end, "the game did not end in time"
+        if all(p.step() == "finished" for p in phones):
+            break
+        acted = False
+        for p in phones:
+            step = p.step()
+            if step == "roll":
+                p.roll_for_me()
+                acted = True
+                if shots and not seen["bid"]:
+                    shot(p.page, "phone-bid-pad")
+                    seen["bid"] = True
+                p.bid(rng)
+                if shots and not seen["sealed"] and p.step() == "sealed":
+                    shot(p.page, "phone-sealed")
+                    seen["sealed"] = True
+            elif step == "decide":
+                if shots and not seen["decide"]:
+                    shot(p.page, "phone-decision")
+                    seen["decide"] = True
+                if shots and not seen["reveal"]:
+                    table.locator(".reveal").first.wait_for()
+                    shot(table, "table-reveal")
+                    seen["reveal"] = True
+                p.decide(rng)
+                acted = True
+                time.sleep(0.05)
+        rounds.add(table.locator("#round").text_content())
+        if not acted:
+            time.sleep(0.05)
+    return rounds
+
+
+def test_full_tutorial_game_three_phones(browser, server):
+    rng = random.Random(7)
+    tctx, table, table_errors = open_table(browser, server)
+    shot(table, "table-lobby-empty")
+    phones = [Phone(browser, server, name) for name in ("Alice", "Bob", "Carla")]
+    try:
+        for p in phones:
+            p.join()
+        # The lobby shows the QR code, the address and every seat with its bid-card color.
+        table.locator(".lobby-seats .seat").nth(2).wait_for()
+        assert table.locator("img.qr").get_attribute("src") == "/qr.svg"
+        assert table.locator(".join-url").text_content().endswith("/play")
+        assert table.locator(".lobby-seats .seat-yellow").text_content().startswith("Alice")
+        assert table.locator(".lobby-seats .seat-red").text_content().startswith("Bob")
+        assert table.locator(".lobby-seats .seat-blue").text_content().startswith("Carla")
+        shot(table, "table-lobby")
+
+        start_game(table, phones)
+        # The table shows the four tokens and every stash (6 dice each) before the first roll.
+        assert table.locator(".token").count() == 4
+        assert table.locator('.player[data-player="Alice"] .pips .die').count() == 6
+        shot(table, "table-round-1")
+
+        play_until_over(table, phones, rng, shots=True)
+
+        state = server.state()
+        assert state["finished"] and state["winners"]
+        table.locator(".gameover").wait_for()
+        shown = table.locator(".gameover .winners").text_content()
+        for w in state["winners"]:
+            assert w in shown
+        # Each winner has an empty stash on the table screen.
+        for w in state["winners"]:
+            assert table.locator(f'.player[data-player="{w}"] .pips .die').count() == 0
+        shot(table, "table-game-over")
+        shot(phones[0].page, "phone-game-over")
+        for p in phones:
+            assert p.page.locator(".gameover").count() == 1
+            assert not p.errors, p.errors
+        assert not table_errors, table_errors
+    finally:
+        for p in phones:
+            p.close()
+        tctx.close()
+
+
+def test_two_player_round_makes_two_bids(browser, server):
+    rng = random.Random(3)
+    tctx, table, _ = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Dora", "Ed")]
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        for p in phones:
+            p.roll_for_me()
+            required = p.state()["me"]["bids_required"]
+            assert p.page.locator(".bidpad").count() == required
+            # The seal button waits until every bid has a token and a favor.
+            assert p.page.locator("#seal").is_disabled()
+            if required == 2:
+                # A symbol taken by bid 1 cannot be chosen for bid 2.
+                first = p.page.locator('.bidpad[data-bid="0"] .sym-choice').first
+                symbol = first.get_attribute("data-symbol")
+                first.click()
+                assert p.page.locator(f'.bidpad[data-bid="1"] .sym-choice[data-symbol="{symbol}"]').is_disabled()
+            # Only symbols that show on the player's own dice are offered.
+            roll = p.state()["players"][p.state()["you"]["seat"]]["roll"]
+            showing = {s for faces in roll.values() for s in faces}
+            offered = {p.page.locator(".bidpad").first.locator(".sym-choice").nth(i).get_attribute("data-symbol")
+                       for i in range(p.page.locator(".bidpad").first.locator(".sym-choice").count())}
+            assert offered == showing
+            p.bid(rng)
+        table.locator(".reveal").first.wait_for()
+        state = server.state()
+        reveal = state["reveal"] or state["last_round"]
+        assert reveal["round"] == 1
+        for p in phones:
+            n = len(reveal["bids"][p.name])
+            # Every bid shows on the table screen, with its score.
+            assert table.locator(f'.reveal .bids li:has(.name:text-is("{p.name}"))').count() == n
+        assert sum(len(b) for b in reveal["bids"].values()) >= 3
+    finally:
+        for p in phones:
+            p.close()
+        tctx.close()
+
+
+def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
+    rng = random.Random(5)
+    tctx, table, _ = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Gus", "Hana", "Ivo")]
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        gus, hana, ivo = phones
+        gus.roll_for_me()
+        gus.context.set_offline(True)
+        hana.roll_for_me()
+        hana.bid(rng)
+        time.sleep(1.5)
+        gus.context.set_offline(False)
+        # Back online: the pad is Gus's, shows his bid pad, and the news that Hana has sealed.
+        gus.page.wait_for_function("() => { const w = document.querySelector('#waiting'); return w && !w.textContent.includes('Hana'); }", timeout=10000)
+        assert "Ivo" in gus.page.locator("#waiting").text_content()
+        assert gus.step() == "bid"
+        assert gus.page.locator("#who").text_content() == "Gus"
+        # A reload (or a locked phone waking up) brings the player straight back to the seat.
+        gus.page.reload()
+        gus.wait_step("bid")
+        assert gus.page.locator("#who").text_content() == "Gus"
+        gus.bid(rng)
+        # Closing the page and opening it again: same seat, same sealed state.
+        gus.page.close()
+        gus.page = gus.context.new_page()
+        gus.page.goto(server.base + "/play")
+        gus.wait_step("sealed")
+        assert "Ivo" in gus.page.locator("#sealed").text_content()
+        ivo.roll_for_me()
+        ivo.bid(rng)
+        table.locator(".reveal").first.wait_for()
+    finally:
+        for p in phones:
+            p.close()
+        tctx.close()
+
+
+def test_late_joiner_becomes_spectator(browser, server):
+    tctx, table, _ = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Jo", "Kim")]
+    late = None
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        late = Phone(browser, server, "Lou")
+        # After the start there is no join form: the page shows the public game.
+        late.wait_step("spectator")
+        assert late.page.locator(".token").count() == 4
+        assert late.page.locator("input").count() == 0
+        assert late.token() is None
+        # The spectator sees no one's hand: only the public counts.
+        assert late.page.locator(".favor-choice, .bidpad, #roll-for-me").count() == 0
+        shot(late.page, "phone-spectator")
+    finally:
+        for p in phones + ([late] if late else []):
+            p.close()
+        tctx.close()
