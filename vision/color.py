@@ -36,12 +36,50 @@ def _smooth(hist: np.ndarray, passes: int = 2) -> np.ndarray:
     return h.reshape(-1)
 
 
+CHROMA_LEVELS = 24  # bins per chromaticity axis (r and g shares of r+g+b)
+BRIGHTNESS_EDGES = (40.0, 90.0, 160.0)  # mean-level edges of the 4 coarse brightness bins
+
+
+def _chroma_index(bgr: np.ndarray) -> np.ndarray:
+    """Bin of each pixel in (chromaticity r, chromaticity g, coarse brightness): a space where
+    a shaded die and a lit one of the same paint mostly fall together."""
+    pixels = bgr.reshape(-1, 3).astype(np.float32) + 0.5
+    total = pixels.sum(axis=1)
+    r = np.minimum((pixels[:, 2] / total * CHROMA_LEVELS).astype(np.int32), CHROMA_LEVELS - 1)
+    g = np.minimum((pixels[:, 1] / total * CHROMA_LEVELS).astype(np.int32), CHROMA_LEVELS - 1)
+    brightness = np.searchsorted(np.array(BRIGHTNESS_EDGES), total / 3.0)
+    return ((r * CHROMA_LEVELS + g) * (len(BRIGHTNESS_EDGES) + 1) + brightness).reshape(bgr.shape[:-1])
+
+
+def _smooth_chroma(hist: np.ndarray) -> np.ndarray:
+    """Blur a chroma histogram: [1 2 1] twice along both chroma axes, and mostly flatten the
+    brightness axis, so a die color seen only under bright lamps is still known in the shade."""
+    h = hist.reshape(CHROMA_LEVELS, CHROMA_LEVELS, -1).astype(np.float64)
+    for _ in range(2):
+        for axis in range(2):
+            n = h.shape[axis]
+            padded = np.concatenate([h.take([0], axis), h, h.take([-1], axis)], axis=axis)
+            h = (padded.take(range(0, n), axis) + 2 * padded.take(range(1, n + 1), axis)
+                 + padded.take(range(2, n + 2), axis)) / 4.0
+    h = 0.5 * h + 0.5 * h.mean(axis=2, keepdims=True)
+    return h.reshape(-1)
+
+
+def _bin_centers() -> np.ndarray:
+    """BGR value at the center of every histogram bin, in bin-index order."""
+    levels = (np.arange(LEVELS) << (8 - BITS)) + (1 << (7 - BITS))
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    return np.stack([b, g, r], axis=-1).reshape(-1, 3).astype(np.uint8)
+
+
 @dataclass(frozen=True)
 class ColorModel:
-    """Posterior of each class (table first, then die colors) for every BGR bin."""
+    """Posterior of each class (table first, then die colors) for every BGR bin, and, for a
+    pixel known to be on a die, which die color it is (from a brightness-tolerant model)."""
 
     classes: tuple[str, ...]  # classes[0] is the table
     posterior: np.ndarray  # (LEVELS**3, len(classes)) float32, rows sum to 1
+    die_color: np.ndarray  # (LEVELS**3, len(classes) - 1) float32, rows sum to 1
 
     @staticmethod
     def from_samples(samples: dict[str, np.ndarray], die_prior: float = 0.35) -> "ColorModel":
@@ -60,8 +98,18 @@ class ColorModel:
         prior = np.array([1 - die_prior] + [die_prior / len(colors)] * len(colors))
         joint = np.stack(likelihoods, axis=1) * prior
         posterior = joint / joint.sum(axis=1, keepdims=True)
-        return ColorModel(classes, posterior.astype(np.float32))
+        chroma_bins = CHROMA_LEVELS * CHROMA_LEVELS * (len(BRIGHTNESS_EDGES) + 1)
+        chroma_likelihoods = []
+        for name in colors:
+            counts = np.bincount(_chroma_index(samples[name][:, None, :]).ravel(), minlength=chroma_bins)
+            smoothed = _smooth_chroma(counts) + 1e-6
+            chroma_likelihoods.append(smoothed / smoothed.sum())
+        per_bin = np.stack(chroma_likelihoods, axis=1)[_chroma_index(_bin_centers()[:, None, :]).ravel()]
+        die_color = per_bin / per_bin.sum(axis=1, keepdims=True)
+        return ColorModel(classes, posterior.astype(np.float32), die_color.astype(np.float32))
 
-    def classify(self, bgr: np.ndarray) -> np.ndarray:
-        """Posterior per class for every pixel: shape (*bgr.shape[:-1], len(classes))."""
-        return self.posterior[bin_index(bgr)]
+    def classify(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pixel: posterior per class (*shape, len(classes)) and die color given die
+        (*shape, len(classes) - 1)."""
+        index = bin_index(bgr)
+        return self.posterior[index], self.die_color[index]

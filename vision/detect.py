@@ -28,7 +28,9 @@ class Candidate:
     color: str
     center: tuple[float, float]
     side: float  # sqrt of the blob area per die, full-resolution pixels (top face plus sides)
-    color_confidence: float  # mean posterior of `color` over the blob
+    color_confidence: float  # mean probability of `color` (given a die) over the blob
+    fill: float  # blob area over its smallest enclosing rectangle's: ~0.9 for a die seen from above
+    aspect: float  # long over short side of that rectangle
 
 
 def detection_scale(min_die_size: float) -> float:
@@ -36,21 +38,58 @@ def detection_scale(min_die_size: float) -> float:
     return min(1.0, DETECT_SIDE_PX / max(min_die_size, 1.0))
 
 
-def class_posteriors(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> np.ndarray:
-    """Per-pixel class posteriors of the downscaled, exposure-normalized frame, lightly smoothed
-    so single noisy pixels do not make or break a die."""
-    small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    posterior = model.classify(normalized(small))
-    return cv2.blur(posterior, (3, 3))
+@dataclass(frozen=True)
+class Evidence:
+    """Per-pixel evidence at detection scale."""
+
+    posterior: np.ndarray  # (H, W, 1 + K) class posteriors from the color model
+    die_color: np.ndarray  # (H, W, K) which die color, for a pixel on a die
+    contrast: np.ndarray  # (H, W) Lab distance from the local table color
 
 
-def _blob_masks(posterior: np.ndarray) -> list[np.ndarray]:
-    """One cleaned binary mask per die color (class 1..K)."""
-    winner = posterior.argmax(axis=-1)
+def local_contrast(small_bgr: np.ndarray) -> np.ndarray:
+    """How much each pixel differs (Lab distance) from the table around it.
+
+    The table color is a wide median (about 5 dice across), which dice, tokens and shadows are
+    too small to move; this finds a red die on red felt or a die in a dark corner, where a
+    global color model alone cannot.
+    """
+    tiny = cv2.resize(small_bgr, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    kernel = int(DETECT_SIDE_PX * 1.25) | 1
+    table = cv2.resize(cv2.medianBlur(tiny, kernel), (small_bgr.shape[1], small_bgr.shape[0]),
+                       interpolation=cv2.INTER_LINEAR)
+    difference = (cv2.cvtColor(small_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+                  - cv2.cvtColor(table, cv2.COLOR_BGR2Lab).astype(np.float32))
+    return cv2.blur(np.sqrt((difference * difference).sum(axis=-1)), (3, 3))
+
+
+def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> Evidence:
+    """Color posteriors and local contrast of the downscaled, exposure-normalized frame, lightly
+    smoothed so single noisy pixels do not make or break a die."""
+    small = normalized(cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+    posterior, die_color = model.classify(small)
+    return Evidence(cv2.blur(posterior, (3, 3)), cv2.blur(die_color, (5, 5)), local_contrast(small))
+
+
+def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[np.ndarray]:
+    """One cleaned binary mask per die color (class 1..K).
+
+    A pixel is a die pixel when the color model says so, or when it stands out from the table
+    around it (contrast above the taught range) and is not surely table; its color is then the
+    most likely die color.
+    """
+    posterior = evidence.posterior
+    table = posterior[..., 0]
+    die_given = evidence.die_color
+    low, high = contrast_range
+    standing_out = np.clip((evidence.contrast - low) / max(high - low, 1e-3), 0.0, 1.0)
+    die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995))
+    winner = die_given.argmax(axis=-1)
+    is_die = die_evidence > 0.5
     kernel = np.ones((3, 3), np.uint8)
     masks = []
-    for k in range(1, posterior.shape[-1]):
-        mask = ((winner == k) & (posterior[..., k] > 0.5)).astype(np.uint8)
+    for k in range(die_given.shape[-1]):
+        mask = (is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         masks.append(mask)
@@ -71,20 +110,22 @@ def _frame_die_area(stats: list[np.ndarray], expected_area: float) -> float:
 
 
 def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[float, float, float],
-                    blob_side_ratio: float) -> list[Candidate]:
+                    blob_side_ratio: float, contrast_range: tuple[float, float]) -> list[Candidate]:
     """All die-shaped blobs in the frame.
 
     `die_sizes` is (min, median, max) taught top-face side in pixels and `blob_side_ratio` the
     taught ratio of blob side (sqrt area) to top-face side, so the expected blob area is known
-    before looking at the frame.
+    before looking at the frame; `contrast_range` the taught local-contrast ramp (see
+    `die_masks`).
     """
     min_size, median_size, _ = die_sizes
     scale = detection_scale(min_size)
-    posterior = class_posteriors(frame_bgr, model, scale)
+    evidence = gather_evidence(frame_bgr, model, scale)
+    posterior = evidence.posterior
     expected_area = (median_size * blob_side_ratio * scale) ** 2
     blobs = []  # (class index, pixel coords (N,2) x,y, posterior mean)
     shapes = []
-    for k, mask in enumerate(_blob_masks(posterior), start=1):
+    for k, mask in enumerate(die_masks(evidence, contrast_range), start=1):
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         for i in range(1, count):
             area = stats[i, cv2.CC_STAT_AREA]
@@ -104,13 +145,16 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
         ys, xs = np.nonzero(inside)
         xs, ys = xs + x0, ys + y0
         points = np.stack([xs, ys], axis=1).astype(np.float32)
-        confidence = float(posterior[ys, xs, k].mean())
+        confidence = float(evidence.die_color[ys, xs, k - 1].mean())
         groups = _split(points, max(1, count))
         for group in groups:
             cx, cy = group.mean(axis=0)
             side = np.sqrt(len(group)) / scale
+            (_, _), (w, h), _ = cv2.minAreaRect(group)
+            fill = len(group) / max((w + 1) * (h + 1), 1.0)
+            aspect = (max(w, h) + 1) / (min(w, h) + 1)
             candidates.append(Candidate(model.classes[k], ((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
-                                        float(side), confidence))
+                                        float(side), confidence, float(fill), float(aspect)))
     return candidates
 
 

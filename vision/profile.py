@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .color import LEVELS, ColorModel
+from .plausibility import Plausibility
 
 FORMAT = "gangster-dice-profile/1"
 DEFAULT_PATH = Path(__file__).with_name("profiles") / "default.json"
@@ -31,13 +32,15 @@ class Calibration:
     `min_score`: below this best correlation the face is not read (cocked, covered, blurred).
     `margin_low`/`margin_high`: score margin (best minus second-best symbol) mapped to
     confidence 0.5 and about 0.95: a margin at or below `margin_low` is "not sure".
-    `min_color_confidence`: blobs whose mean die-color posterior is lower are table, not dice.
+    `min_color_confidence`: dice whose color is less sure than this are flagged.
+    `plausibility`: the die-or-not model that drops blobs that are not dice.
     """
 
     min_score: float
     margin_low: float
     margin_high: float
-    min_color_confidence: float = 0.65  # blobs less surely die-colored than this are not dice
+    min_color_confidence: float = 0.65  # blobs less surely die-colored than this are flagged
+    plausibility: Plausibility = field(default_factory=Plausibility.permissive)
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +54,7 @@ class Profile:
     color_model: ColorModel
     templates: tuple[tuple[str, np.ndarray], ...]  # (symbol, standardized template)
     calibration: Calibration
+    contrast_range: tuple[float, float] = (1e9, 2e9)  # local contrast ramp (see detect.die_masks)
     info: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -61,10 +65,12 @@ class Profile:
             "die_sizes": list(self.die_sizes),
             "blob_side_ratio": self.blob_side_ratio,
             "color_model": {"classes": list(self.color_model.classes),
-                            "posterior_u8": _encode(np.round(self.color_model.posterior * 255).astype(np.uint8))},
+                            "posterior_u8": _encode(np.round(self.color_model.posterior * 255).astype(np.uint8)),
+                            "die_color_u8": _encode(np.round(self.color_model.die_color * 255).astype(np.uint8))},
             "templates": [{"symbol": s, "shape": list(t.shape), "data": _encode(t.astype(np.float16))}
                           for s, t in self.templates],
-            "calibration": vars(self.calibration),
+            "calibration": {**vars(self.calibration), "plausibility": vars(self.calibration.plausibility)},
+            "contrast_range": list(self.contrast_range),
             "info": self.info,
         }
 
@@ -80,14 +86,20 @@ class Profile:
             classes = tuple(data["color_model"]["classes"])
             posterior = _decode(data["color_model"]["posterior_u8"], np.uint8).astype(np.float32) / 255.0
             posterior = posterior.reshape(LEVELS ** 3, len(classes))
+            die_color = _decode(data["color_model"]["die_color_u8"], np.uint8).astype(np.float32) / 255.0
+            die_color = die_color.reshape(LEVELS ** 3, len(classes) - 1)
             templates = tuple((t["symbol"], _decode(t["data"], np.float16).astype(np.float32).reshape(t["shape"]))
                               for t in data["templates"])
             return Profile(
                 colors=tuple(data["colors"]), symbols=tuple(data["symbols"]),
                 die_sizes=tuple(float(v) for v in data["die_sizes"]),
                 blob_side_ratio=float(data["blob_side_ratio"]),
-                color_model=ColorModel(classes, posterior), templates=templates,
-                calibration=Calibration(**data["calibration"]), info=dict(data.get("info", {})))
+                color_model=ColorModel(classes, posterior, die_color), templates=templates,
+                calibration=Calibration(**{**data["calibration"], "plausibility": Plausibility(
+                    **{k: (tuple(v) if isinstance(v, list) else v)
+                       for k, v in data["calibration"]["plausibility"].items()})}),
+                contrast_range=tuple(float(v) for v in data["contrast_range"]),
+                info=dict(data.get("info", {})))
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .detect import Candidate, find_candidates
+from .plausibility import features
 from .profile import Calibration, Profile
 from .symbols import FACE_PX, face_angle, face_window, gray_of, ink_map, match
 
@@ -70,19 +71,33 @@ def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float |
     return 1.0 / (1.0 + math.exp(-steepness * (reading.margin - calibration.margin_low)))
 
 
+def candidate_features(candidate: Candidate, reading: FaceReading, profile: Profile) -> np.ndarray:
+    """What the die-or-not model looks at (see `vision.plausibility`)."""
+    return features(reading.best_score, reading.margin, candidate.fill, candidate.aspect,
+                    candidate.color_confidence, reading.size / profile.die_sizes[1])
+
+
+def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
+    """0.5 at the taught doubt level, rising to 1 for a blob that is all one die color."""
+    floor = min(calibration.min_color_confidence, 0.99)
+    return float(np.clip(0.5 + 0.5 * (candidate.color_confidence - floor) / (1.0 - floor), 0.0, 1.0))
+
+
 def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     """All dice in a BGR frame, as the profile's teaching lets us read them."""
-    candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio)
+    candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
     gray = gray_of(frame_bgr)
     dice = []
     for candidate in candidates:
-        if candidate.color_confidence < profile.calibration.min_color_confidence:
-            continue
         reading = read_face(frame_bgr, gray, candidate, profile)
+        plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
+        if plausible < 0.5:
+            continue
         confidence = symbol_confidence(reading, profile.calibration)
         symbol = None if confidence is None else reading.best_symbol
         confidence = NULL_SYMBOL_CONFIDENCE if confidence is None else confidence
+        confidence = min(confidence, color_confidence(candidate, profile.calibration))
         center = (float(reading.center[0]), float(reading.center[1]))
-        dice.append(Die(candidate.color, symbol, center, float(reading.size),
-                        float(min(confidence, candidate.color_confidence))))
+        dice.append(Die(candidate.color, symbol, center, float(reading.size), float(confidence)))
     return dice

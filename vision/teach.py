@@ -10,9 +10,10 @@ import cv2
 import numpy as np
 
 from .color import BACKGROUND, ColorModel
-from .detect import DETECT_SIDE_PX, class_posteriors
+from .detect import Evidence, detection_scale, die_masks, gather_evidence
 from .exposure import normalized
 from .labels import ImageError, LabelledDie, parse_labels
+from .plausibility import Plausibility
 from .profile import Calibration, Profile, ProfileError
 from .symbols import face_angle, face_window, gray_of, ink_map, mean_template
 
@@ -101,21 +102,35 @@ def _color_samples(scenes: list[_Scene]) -> dict[str, np.ndarray]:
     return merged
 
 
-def _blob_sides(scenes: list[_Scene], model: ColorModel) -> list[tuple[float, float | None]]:
+def _contrast_range(scenes: list[_Scene], evidences: list[Evidence], scale: float) -> tuple[float, float]:
+    """Local-contrast ramp: from what the table's own texture stays below to what most die faces
+    exceed. Cards, tokens and printed table art stand out too; size, shape and the symbol check
+    reject those later."""
+    on_dice, on_table = [], []
+    for scene, evidence in zip(scenes, evidences):
+        contrast = evidence.contrast
+        ys, xs = np.mgrid[0:contrast.shape[0], 0:contrast.shape[1]]
+        far = np.ones(contrast.shape, bool)
+        guess = _size_guess(scene)
+        for die in scene.dice:
+            side = (die.size or guess) * scale
+            r2 = (xs - die.center[0] * scale) ** 2 + (ys - die.center[1] * scale) ** 2
+            on_dice.append(contrast[r2 <= (0.3 * side) ** 2])
+            far &= r2 > (1.0 * side) ** 2
+        on_table.append(contrast[far])
+    table_level = float(np.percentile(np.concatenate(on_table), 90))
+    die_level = float(np.percentile(np.concatenate(on_dice), 20))
+    return table_level, max(die_level, table_level + 10.0)
+
+
+def _blob_sides(scenes: list[_Scene], evidences: list[Evidence], scale: float,
+                model: ColorModel, contrast_range: tuple[float, float]) -> list[tuple[float, float | None]]:
     """(blob side, labelled face side or None) for every labelled die that stands alone in its
     color's mask, measured the way the detector measures."""
     pairs = []
-    for scene in scenes:
-        size = _size_guess(scene)
-        scale = min(1.0, DETECT_SIDE_PX / size)
-        posterior = class_posteriors(scene.image, model, scale)
-        winner = posterior.argmax(axis=-1)
-        kernel = np.ones((3, 3), np.uint8)
-        for k, color in enumerate(model.classes):
-            if k == 0:
-                continue
-            mask = ((winner == k) & (posterior[..., k] > 0.5)).astype(np.uint8)
-            mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
+    for scene, evidence in zip(scenes, evidences):
+        for k, mask in enumerate(die_masks(evidence, contrast_range), start=1):
+            color = model.classes[k]
             count, labels = cv2.connectedComponents(mask, connectivity=4)
             owners: dict[int, list[LabelledDie]] = {}
             for die in scene.dice:
@@ -134,17 +149,22 @@ def _blob_sides(scenes: list[_Scene], model: ColorModel) -> list[tuple[float, fl
 def _learn(scenes: list[_Scene]) -> Profile:
     """Everything but the confidence calibration (which `teach` adds)."""
     model = ColorModel.from_samples(_color_samples(scenes))
-    pairs = _blob_sides(scenes, model)
+    labelled_sizes = [d.size for s in scenes for d in s.dice if d.size]
+    provisional = labelled_sizes or [_size_guess(s) for s in scenes]
+    scale = detection_scale(float(np.min(provisional)))
+    evidences = [gather_evidence(scene.image, model, scale) for scene in scenes]
+    contrast_range = _contrast_range(scenes, evidences, scale)
+    pairs = _blob_sides(scenes, evidences, scale, model, contrast_range)
     ratios = [blob / face for blob, face in pairs if face]
     ratio = float(np.median(ratios)) if ratios else DEFAULT_BLOB_SIDE_RATIO
-    labelled_sizes = [d.size for s in scenes for d in s.dice if d.size]
-    sizes = labelled_sizes or [blob / ratio for blob, _ in pairs] or [_size_guess(s) for s in scenes]
+    sizes = labelled_sizes or [blob / ratio for blob, _ in pairs] or provisional
     die_sizes = (float(np.min(sizes)), float(np.median(sizes)), float(np.max(sizes)))
     windows = _symbol_windows(scenes, ratio)
     templates = _templates([w for per_scene in windows for w in per_scene])
     colors = tuple(c for c in model.classes if c != BACKGROUND)
     return Profile(colors, tuple(sorted({s for s, _ in templates})), die_sizes, ratio, model, templates,
-                   Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), {"windows": windows})
+                   Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
+                   {"windows": windows})
 
 
 def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, np.ndarray]]]:
@@ -173,26 +193,30 @@ def _templates(windows: list[tuple[str, np.ndarray]]) -> tuple[tuple[str, np.nda
 
 def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     """Confidence calibration: read each teach image as the reader would (detected blobs, not
-    labelled centers) with symbol templates taught without that image, and see how large the
-    margins of right and wrong readings are."""
+    labelled centers) with symbol templates taught without that image, and learn from how
+    right and wrong readings, and dice and non-dice, looked."""
     from .detect import find_candidates
-    from .reader import read_face
+    from .reader import candidate_features, read_face
 
     windows = profile.info["windows"]
-    right_margins, wrong_margins, right_scores, die_color_confidences = [], [], [], []
+    right_margins, wrong_margins, right_scores = [], [], []
+    right_colors, wrong_colors = [], []
+    xs, is_die = [], []
     for held_out, scene in enumerate(scenes):
         others = [w for i, per_scene in enumerate(windows) if i != held_out for w in per_scene]
         partial = dataclasses.replace(profile, templates=_templates(others))
         known = {s for s, _ in partial.templates}
         gray = gray_of(scene.image)
         for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
-                                         profile.blob_side_ratio):
+                                         profile.blob_side_ratio, profile.contrast_range):
             reading = read_face(scene.image, gray, candidate, partial)
             label = _nearest(scene.dice, reading.center, reading.size)
-            if label is None or label.symbol is None:
+            xs.append(candidate_features(candidate, reading, partial))
+            is_die.append(label is not None)
+            if label is None:
                 continue
-            die_color_confidences.append(candidate.color_confidence)
-            if label.symbol not in known:
+            (right_colors if label.color == candidate.color else wrong_colors).append(candidate.color_confidence)
+            if label.symbol is None or label.symbol not in known:
                 continue
             if reading.best_symbol == label.symbol:
                 right_margins.append(reading.margin)
@@ -202,14 +226,20 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     if not right_margins:
         return Calibration(min_score=0.3, margin_low=0.1, margin_high=0.25)
     right = np.array(right_margins)
-    # A confident answer needs a margin no wrong reading reached; keep a little headroom.
-    low = max([0.02] + [m + 0.02 for m in wrong_margins])
+    # A confident answer needs a margin no wrong reading reached; keep some headroom, more when
+    # teaching saw few readings to learn from.
+    headroom = 0.02 + 0.5 / len(right_margins)
+    low = max([0.05] + [m + headroom for m in wrong_margins])
     high = max(low + 0.05, float(np.percentile(right, 50)))
     min_score = float(np.percentile(right_scores, 1)) * 0.85
-    # Real dice are surely die-colored; table patterns that only look a bit like a die are not.
-    min_color = float(np.clip(np.percentile(die_color_confidences, 2) * 0.95, 0.55, 0.75))
+    # Colors: doubt below what any wrongly colored blob reached, or the lowest right ones.
+    min_color = max([float(np.percentile(right_colors, 2)) if right_colors else 0.5]
+                    + [c + 0.02 for c in wrong_colors])
+    labels = np.array(is_die)
+    plausibility = (Plausibility.fit(np.array(xs), labels) if labels.any() and not labels.all()
+                    else Plausibility.permissive())
     return Calibration(min_score=min_score, margin_low=float(low), margin_high=float(high),
-                       min_color_confidence=min_color)
+                       min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
 
 
 def _nearest(dice: tuple[LabelledDie, ...], center: tuple[float, float], size: float) -> LabelledDie | None:

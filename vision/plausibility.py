@@ -1,0 +1,63 @@
+"""Is a candidate blob a die? A small logistic model over what the reader measured.
+
+Cards, tokens, coins, table art and shadows can be die-colored and die-sized; what gives them
+away is the combination: poor symbol match, ragged or elongated blob, unsure color, odd size.
+The weights are fitted at teaching time on the teach images themselves (blobs the detector
+finds there, labelled die or not by the labels), so they fit this box and this table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+FEATURES = ("score", "margin", "fill", "aspect", "color_confidence", "size_misfit")
+
+
+def features(score: float, margin: float, fill: float, aspect: float, color_confidence: float,
+             size_ratio: float) -> np.ndarray:
+    """Feature vector in `FEATURES` order; `size_ratio` is face size over the taught median."""
+    return np.array([score, margin, fill, min(aspect, 3.0), color_confidence,
+                     abs(math.log(max(size_ratio, 1e-3)))], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Plausibility:
+    """Standardization and logistic weights; `probability` is P(die | features)."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+
+    def probability(self, x: np.ndarray) -> float:
+        z = (x - np.array(self.mean)) / np.array(self.scale)
+        return float(1.0 / (1.0 + math.exp(-float(np.clip(z @ np.array(self.weights) + self.bias, -30, 30)))))
+
+    @staticmethod
+    def fit(x: np.ndarray, is_die: np.ndarray, l2: float = 0.05, steps: int = 800) -> "Plausibility":
+        """Logistic regression by gradient descent (a few hundred samples: milliseconds).
+        Classes are weighted equally so a table full of distractors does not drown the dice."""
+        mean = x.mean(axis=0)
+        scale = x.std(axis=0) + 1e-6
+        z = (x - mean) / scale
+        y = is_die.astype(np.float64)
+        positives = max(y.sum(), 1.0)
+        negatives = max(len(y) - y.sum(), 1.0)
+        sample_weight = np.where(y > 0, 0.5 / positives, 0.5 / negatives)
+        w = np.zeros(z.shape[1])
+        b = 0.0
+        for _ in range(steps):
+            p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
+            g = (p - y) * sample_weight
+            w -= 1.0 * (z.T @ g + l2 * w)
+            b -= 1.0 * g.sum()
+        return Plausibility(tuple(mean.tolist()), tuple(scale.tolist()), tuple(w.tolist()), float(b))
+
+    @staticmethod
+    def permissive() -> "Plausibility":
+        """Accepts everything: used when teaching saw no non-die blobs to learn from."""
+        n = len(FEATURES)
+        return Plausibility((0.0,) * n, (1.0,) * n, (0.0,) * n, 10.0)
