@@ -192,7 +192,9 @@ class EventLog:
             ).fetchall()
         records = []
         for gid, created, setup, events in rows:
-            records.append(GameRecord(gid, created, GameSetup.from_json(json.loads(setup)), events))
+            state, _ = self.rebuild(gid)  # a record says whether the game has ended, and who won
+            winners = tuple(state.players[seat] for seat in state.winners)
+            records.append(GameRecord(gid, created, GameSetup.from_json(json.loads(setup)), events, state.finished, winners))
         return records
 
     def set_meta(self, game_id: int, key: str, value: Any) -> None:

@@ -40,8 +40,12 @@ class GameOutcome:
         return self.state.winners
 
 
-def play_game(bots: Sequence[Bot], seed: int, round_cap: int = DEFAULT_ROUND_CAP) -> GameOutcome:
+def play_game(
+    bots: Sequence[Bot], seed: int, round_cap: int = DEFAULT_ROUND_CAP, names: Sequence[str] | None = None
+) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``, until someone wins or ``round_cap`` rounds pass.
+
+    Players are called ``names`` (by default after their bots: random-1, greedy-2, ...).
 
     Each round every seat rolls, then every seat bids (rolls lie face up, so bids may use
     them), then the round's decisions are asked of whoever must make them. All randomness
@@ -50,7 +54,9 @@ def play_game(bots: Sequence[Bot], seed: int, round_cap: int = DEFAULT_ROUND_CAP
     rng = random.Random(seed)
     n = len(bots)
     played: list[Action] = []
-    state = new_game([f"{bot.name}-{seat + 1}" for seat, bot in enumerate(bots)], rng.getrandbits(32))
+    if names is None:
+        names = [f"{bot.name}-{seat + 1}" for seat, bot in enumerate(bots)]
+    state = new_game(names, rng.getrandbits(32))
     while state.phase is not Phase.FINISHED and state.round < round_cap:
         if state.phase is Phase.BIDDING:
             for _ in range(2):  # first all the rolls, then all the bids
