@@ -5,10 +5,11 @@ Every move is made by tapping the pages; the API is read only to check what they
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
-from browser_support import Phone, browser, open_table, server, shot  # noqa: F401  (fixtures)
+from browser_support import PHONE, Phone, browser, open_table, server, shot  # noqa: F401  (fixtures)
 
 GAME_DEADLINE = 150  # seconds for a whole game
 
@@ -207,5 +208,113 @@ def test_late_joiner_becomes_spectator(browser, server):
         shot(late.page, "phone-spectator")
     finally:
         for p in phones + ([late] if late else []):
+            p.close()
+        tctx.close()
+
+
+def pick_first_bids(page):
+    for i in range(page.locator(".bidpad").count()):
+        page.locator(f'.bidpad[data-bid="{i}"] .sym-choice:not([disabled])').first.click()
+        favors = page.locator(f'.bidpad[data-bid="{i}"] .favor-choice:not([disabled])')
+        if favors.count():
+            favors.first.click()
+
+
+def test_lost_and_refused_actions_show_their_message(browser, server):
+    tctx, table, _ = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Max", "Nia")]
+    twin_ctx = None
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        max_, nia = phones
+        max_.roll_for_me()
+        # Max's second device (the same seat token), at the same bid pad.
+        twin_ctx = browser.new_context(**PHONE)
+        twin_ctx.add_init_script(f"localStorage.setItem('gd-seat-token', {json.dumps(max_.token())})")
+        twin = twin_ctx.new_page()
+        twin.goto(server.base + "/play")
+        twin.locator('#app[data-step="bid"]').wait_for()
+        assert twin.locator("#who").text_content() == "Max"
+        # The twin's live stream is cut (it keeps showing the bid pad), then it loses the Wi-Fi:
+        # a seal that cannot reach the table says so, and nothing is sent.
+        twin.route("**/api/stream*", lambda route: route.abort())
+        twin.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        twin_ctx.set_offline(True)
+        pick_first_bids(twin)
+        twin.locator("#seal").click()
+        twin.locator("#error").wait_for()
+        assert "No connection" in twin.locator("#error").text_content()
+        assert server.state(max_.token())["me"]["bids"] is None
+        # Meanwhile Max seals on the first device. The twin comes back, but its live stream stays cut,
+        # so it still shows the bid pad; its retry is refused by the table with a sentence to show.
+        max_.bid(random.Random(1))
+        twin_ctx.set_offline(False)
+        assert twin.locator("#app").get_attribute("data-step") == "bid"
+        twin.locator("#seal").click()
+        twin.wait_for_function("() => document.querySelector('#error').textContent.includes('sealed')")
+        assert "Your bid is sealed" in twin.locator("#error").text_content()
+        shot(twin, "phone-refused")
+        # Once its stream is back the twin shows the sealed bid, with no error left over.
+        twin.unroute("**/api/stream*")
+        twin.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        twin.locator('#app[data-step="sealed"]').wait_for()
+        assert twin.locator("#error").is_hidden()
+        nia.roll_for_me()
+        nia.bid(random.Random(2))
+        table.locator(".reveal").first.wait_for()
+    finally:
+        for p in phones:
+            p.close()
+        if twin_ctx:
+            twin_ctx.close()
+        tctx.close()
+
+
+def test_host_controls_pause_adjust_undo_end(browser, server):
+    tctx, table, table_errors = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Ola", "Pim")]
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        ola = phones[0]
+        table.locator(".host-panel summary").click()
+        # Pause: the phones say so and their buttons stop working until the host resumes.
+        table.locator("#pause").click()
+        ola.page.locator("#banner", has_text="paused").wait_for()
+        assert ola.page.locator("#roll-for-me").is_disabled()
+        table.get_by_role("button", name="Resume").click()
+        ola.page.locator("#banner").wait_for(state="hidden")
+        # Move a die from Ola's stash to the box: the table screen and the host log show it.
+        table.get_by_label("Die color").select_option("red")
+        table.get_by_label("From").select_option("stash:Ola")
+        table.get_by_label("To").select_option("box")
+        table.get_by_role("button", name="Move").click()
+        table.wait_for_function("() => document.querySelectorAll('.player[data-player=\"Ola\"] .pips .die').length === 5")
+        assert table.locator(".host-log li").count() == 1
+        # The phone's dice pad follows the stash: 5 dice to roll now.
+        ola.page.wait_for_function("() => document.querySelectorAll('.die-btn').length === 5")
+        # Give Pim a +4 from the special stack, then undo it.
+        table.get_by_label("Player").first.select_option("Pim")
+        table.get_by_label("Source").select_option("special")
+        table.get_by_role("button", name="Give", exact=True).click()
+        table.wait_for_function("() => document.querySelectorAll('.host-log li').length === 2")
+        pim_hand = server.state(phones[1].token())["me"]["hand"]
+        assert 4 in pim_hand
+        table.locator("#undo").click()
+        table.wait_for_function("() => document.querySelectorAll('.host-log li').length === 3")
+        assert 4 not in server.state(phones[1].token())["me"]["hand"]
+        shot(table, "table-host-controls")
+        # End the game: everyone sees that it is over, with no winner.
+        table.once("dialog", lambda d: d.accept())
+        table.get_by_role("button", name="End the game").click()
+        table.locator(".gameover").wait_for()
+        ola.wait_step("finished")
+        assert "nobody won" in table.locator(".gameover").text_content()
+        assert not table_errors, table_errors
+    finally:
+        for p in phones:
             p.close()
         tctx.close()

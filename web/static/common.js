@@ -241,8 +241,10 @@ const GD = (() => {
     const box = el("section", "reveal");
     box.append(el("h2", null, opts.title || `Round ${r.round} revealed`));
     const grid = el("div", "reveal-grid");
+    const unbid = [];
     for (const token of TOKENS) {
       const t = r.tokens[token];
+      if (opts.compact && !t.scores.length) { unbid.push(TOKEN_TITLE[token]); continue; }
       const sym = TOKEN_SYMBOL[token];
       const card = el("div", "reveal-token");
       card.dataset.token = token;
@@ -264,6 +266,7 @@ const GD = (() => {
       grid.append(card);
     }
     box.append(grid);
+    if (unbid.length) box.append(el("p", "nobids", `No bids on the ${unbid.join(", ")}: not influenced.`));
     if (r.instructions && r.instructions.length && opts.instructions !== false) {
       box.append(instructionsList(r.instructions, opts.instructionsTitle || "On the table"));
     }

@@ -170,7 +170,7 @@
     else if (view.decision) out.push(section(null, el("p", "lead", GD.decisionText(view))));
     out.push(section("Tokens", GD.tokenBoard(view, colors)), section("Stashes", GD.stashTable(view, colors)));
     const r = view.reveal || view.last_round;
-    if (r) out.push(GD.revealPanel(r, colors));
+    if (r) out.push(GD.revealPanel(r, colors, { compact: true }));
     return out;
   }
 
@@ -184,7 +184,7 @@
       for (const line of r.instructions) ol.append(el("li", line.startsWith(view.you.name + ":") ? "mine" : "", line));
       box.append(ol);
     } else box.append(el("p", "muted", "Nothing to move."));
-    const more = el("details", "more", el("summary", null, "All bids and scores"), GD.revealPanel(r, colors, { title: `Round ${r.round}`, instructions: false }));
+    const more = el("details", "more", el("summary", null, "All bids and scores"), GD.revealPanel(r, colors, { title: `Round ${r.round}`, instructions: false, compact: true }));
     box.append(more);
     return box;
   }
@@ -211,6 +211,13 @@
       : draft.rollSource === "virtual" ? "Rolled for you. Roll your real dice to match, or confirm."
       : "Roll your dice, then tap each die to set its symbol, or let the table roll for you.";
     box.append(el("p", "muted", hint));
+    if (draft.rollSource === "camera" && view.proposed_roll && view.proposed_roll.has_crop) {
+      const img = el("img", "crop");
+      img.alt = "Your dice as the camera saw them";
+      img.src = "/api/proposed-crop.jpg?token=" + encodeURIComponent(GD.auth.seat || "") + "&v=" + view.version;
+      img.addEventListener("error", () => { img.hidden = true; });
+      box.append(img);
+    }
     for (const c of COLORS) {
       if (!roll[c].length) continue;
       const row = el("div", "dice-row");
@@ -273,7 +280,7 @@
     const out = [];
     const rollBox = section("Your roll");
     const r = el("div", "roll");
-    for (const c of COLORS) for (const s of roll[c] || []) r.append(die(c, s, "small"));
+    for (const c of COLORS) for (const s of roll[c] || []) r.append(die(c, s));
     rollBox.append(r);
     rollBox.append(button("Change dice", () => { draft.editRoll = true; draft.roll = normalRoll(roll); draft.rollSource = "sent"; render(); }, "btn link"));
     out.push(rollBox);
@@ -283,7 +290,7 @@
       const box = section(n > 1 ? `Bid ${k + 1} of ${n}` : "Your bid");
       box.classList.add("bidpad");
       box.dataset.bid = k;
-      const syms = el("div", "choice-grid");
+      const syms = el("div", "choice-grid syms");
       for (const s of SYMBOLS) {
         if (!counts[s]) continue;
         const b = button(null, () => { bid.symbol = s; render(); }, "btn choice sym-choice");
@@ -378,7 +385,7 @@
       box.append(el("div", "actions", actButton("No exchange", () => act(key, { kind: "speakeasy", player: me.name, give: [], take: [] }), "btn"), swap));
     } else if (d.kind === "streets") {
       box.append(el("h2", null, "The Streets are yours"), el("p", null, "Put one die of your stash on the Streets, or none."));
-      const grid = el("div", "choice-grid");
+      const grid = el("div", "choice-grid colors");
       for (const c of d.options) {
         const b = actButton(null, () => act(key, { kind: "streets", player: me.name, color: c }), "btn choice color-choice");
         b.append(die(c, null, "pip"), el("span", null, `A ${c} die`));
@@ -388,7 +395,7 @@
       box.append(grid, el("div", "actions", actButton("No die", () => act(key, { kind: "streets", player: me.name, color: null }), "btn")));
     } else if (d.kind === "investigator_color") {
       box.append(el("h2", null, "Pin it on the Investigator"), el("p", null, "Choose a color: all your dice of that color go on the Investigator."));
-      const grid = el("div", "choice-grid");
+      const grid = el("div", "choice-grid colors");
       for (const c of d.options) {
         const b = actButton(null, () => act(key, { kind: "investigator_color", player: me.name, color: c }), "btn choice color-choice");
         b.append(dicePips({ [c]: givable[c] }), el("span", null, `${givable[c]} ${c}`));
@@ -399,7 +406,7 @@
     } else if (d.kind === "investigator_take") {
       box.append(el("h2", null, "You hold the Investigator"), el("p", null, "Take one die off the Investigator into your stash."));
       box.append(el("p", "muted", `On the Investigator: ${GD.diceWords(d.investigator)}.`));
-      const grid = el("div", "choice-grid");
+      const grid = el("div", "choice-grid colors");
       for (const c of d.options) {
         const b = actButton(null, () => act(key, { kind: "investigator_take", player: me.name, color: c }), "btn choice color-choice");
         b.append(die(c, null, "pip"), el("span", null, `Take a ${c} die`));
@@ -451,7 +458,7 @@
     } else if (view.phase === "resolving") {
       if (view.me.decision) out.push(renderDecision(me));
       else out.push(section(null, el("p", "lead", GD.decisionText(view) || "Resolving…")));
-      if (view.reveal) out.push(GD.revealPanel(view.reveal, colors, { instructionsTitle: "On the table so far" }));
+      if (view.reveal) out.push(GD.revealPanel(view.reveal, colors, { instructionsTitle: "On the table so far", compact: true }));
     }
     out.push(renderMine(me));
     out.push(section("Tokens", GD.tokenBoard(view, colors)));
@@ -480,7 +487,10 @@
     else if (!inGame(view)) parts = renderLobbyWait();
     else parts = renderSeat();
     app.replaceChildren(...parts.filter(Boolean));
-    app.dataset.step = step(seated);
+    const now = step(seated);
+    // A message about the last screen's action goes away when the screen moves on.
+    if (app.dataset.step && app.dataset.step !== now) showError(null);
+    app.dataset.step = now;
     if (busy) for (const b of app.querySelectorAll("button.act")) b.disabled = true;
     wake();
   }
