@@ -30,13 +30,14 @@ def _ring(center, radius, n=48):
 
 
 def test_render_is_deterministic_per_seed():
-    a, b = random_scene(11, n_dice=10), random_scene(11, n_dice=10)
+    small = dict(n_dice=10, width=900, height=640, die_size=60)
+    a, b = random_scene(11, **small), random_scene(11, **small)
     assert a == b
     img_a, lab_a = render(a)
     img_b, lab_b = render(b)
     assert np.array_equal(img_a, img_b)
     assert lab_a == lab_b
-    img_c, _ = render(random_scene(12, n_dice=10))
+    img_c, _ = render(random_scene(12, **small))
     assert not np.array_equal(img_a, img_c)
 
 
@@ -56,8 +57,9 @@ def test_image_size_and_label_format(size):
 def test_label_centers_lie_on_the_die_top_face(seed, style):
     """Around each label centre, inside the top face but outside the symbol, the image has the
     die's own color; a centre off by a fraction of a die would sample the green felt."""
-    scene = random_scene(40 + seed, style=style, n_dice=16, table="felt_green", light="neutral",
-                         glare=False, hand=False, distractors=False, cocked_fraction=0.0)
+    scene = random_scene(40 + seed, style=style, n_dice=16, width=1200, height=900, die_size=70,
+                         table="felt_green", light="neutral", glare=False, hand=False,
+                         distractors=False, cocked_fraction=0.0)
     img, labels = render(scene)
     h, w = img.shape[:2]
     for die in labels["dice"]:

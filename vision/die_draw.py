@@ -80,7 +80,8 @@ def _rotate2(v: np.ndarray, angle_rad: float) -> np.ndarray:
 
 
 def _top_texture(k: int, color: np.ndarray, paint: np.ndarray, mask: np.ndarray | None,
-                 light_local: np.ndarray, shading: Shading, glare: float) -> tuple[np.ndarray, np.ndarray]:
+                 light_local: np.ndarray, shading: Shading, glare: float, wear: float = 0.0,
+                 wear_rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Premultiplied BGR and alpha of the top face in the die's frame (symbol upright)."""
     g = _face_geometry(k)
     bevel_w = max(2.0, 0.11 * k)
@@ -104,6 +105,10 @@ def _top_texture(k: int, color: np.ndarray, paint: np.ndarray, mask: np.ndarray 
         shift = max(1.0, k / 70)
         warp = np.float32([[1, 0, light_local[0] * shift], [0, 1, light_local[1] * shift]])
         lip = np.clip(m - cv2.warpAffine(m, warp, (m.shape[1], m.shape[0])), 0, 1)
+        if wear > 0:  # rubbed-off paint in blotches, as on much-played dice
+            blotch = cv2.resize(wear_rng.random((6, 6), dtype=np.float32), m.shape[::-1],
+                                interpolation=cv2.INTER_CUBIC)
+            m = m * np.clip(1.0 - wear * np.clip((blotch - 0.55) * 4, 0, 1), 0, 1)
         a = (m * shading.paint_alpha)[:, :, None]
         img = img * (1 - a) + paint * (0.8 + 0.2 * shade)[:, :, None] * a
         img = img * (1 - 0.45 * lip[:, :, None])
@@ -187,11 +192,12 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
              color: tuple[float, float, float], paint: tuple[float, float, float],
              style: str, symbol: str | None, lean: tuple[float, float], shading: Shading,
              cocked_tilt: float = 0.0, cocked_symbols: tuple[str, str] = ("finger", "finger"),
-             glare: float = 0.0) -> None:
+             glare: float = 0.0, wear: float = 0.0, seed: int = 0) -> None:
     """Draw one die onto ``canvas`` (float32 BGR, in place).
 
     ``center`` is where the middle of the top face (or of a cocked die's ridge outline) lands in
-    the image; ``lean`` is how far the top is displaced from the footprint by perspective.
+    the image; ``lean`` is how far the top is displaced from the footprint by perspective;
+    ``wear`` (0..1) rubs paint off the symbol in blotches placed by ``seed``.
     """
     col = np.asarray(color, np.float32)
     pnt = np.asarray(paint, np.float32)
@@ -210,7 +216,8 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
         # Texture centre = centre of the two faces; ridge sits ha px below its top edge.
     else:
         mask = None if symbol is None else symbol_mask(style, symbol, int(k * SYMBOL_FRACTION))
-        premul, alpha = _top_texture(k, col, pnt, mask, light_local, shading, glare)
+        premul, alpha = _top_texture(k, col, pnt, mask, light_local, shading, glare, wear,
+                                     np.random.default_rng(seed) if wear > 0 else None)
         depth = size
         height = size
 
@@ -225,11 +232,20 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     pw, ph = x1 - x0, y1 - y0
     off = np.array([x0, y0], np.float32)
 
-    # Side faces: vertical quads between the top outline and the footprint, facing the camera.
+    # Side faces. The body is swept from the footprint up to the top outline (rounded corners),
+    # recording each pixel's height, so sides darken toward the table (occlusion) and brighten
+    # where the rounded top edge catches the light; each face visible to the camera gets its
+    # own Lambert shade from the quads between top and footprint edges.
     body = np.zeros((ph, pw), np.uint8)
-    cv2.fillConvexPoly(body, np.round((hull_pts - off) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    level = np.zeros((ph, pw), np.float32)
+    rounded = _rounded_outline(center, size, angle, depth) - off
+    steps = int(np.clip(np.hypot(*lean_v) / 1.5, 2, 10))
+    for j in range(steps, -1, -1):
+        poly = np.round((rounded - lean_v * (j / steps)) * 16).astype(np.int32)
+        cv2.fillConvexPoly(body, poly, 255, cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(level, poly, 1.0 - j / steps, cv2.LINE_8, 4)
     sides = np.empty((ph, pw, 3), np.float32)
-    sides[:] = col * 0.55
+    sides[:] = col * 0.5
     for i in range(4):
         a_, b_ = top[i], top[(i + 1) % 4]
         edge = b_ - a_
@@ -239,9 +255,10 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
             continue  # faces away from the camera
         shade = _lambert(np.array([normal[0], normal[1], 0], np.float32), light)
         quad = np.stack([a_, b_, b_ - lean_v, a_ - lean_v]) - off
-        face_col = col * shade * 0.92
-        cv2.fillConvexPoly(sides, np.round(quad * 16).astype(np.int32), face_col.tolist(),
+        cv2.fillConvexPoly(sides, np.round(quad * 16).astype(np.int32), (col * shade * 0.9).tolist(),
                            cv2.LINE_AA, 4)
+    rim = np.exp(-((1.0 - level) / 0.18) ** 2) * (0.12 * shading.gloss)
+    sides = sides * (0.55 + 0.45 * level)[:, :, None] + rim[:, :, None]
     sides = cv2.GaussianBlur(sides, (3, 3), 0.8)
     body_a = body.astype(np.float32) / 255.0
 
@@ -258,6 +275,21 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     out = sides * body_a[:, :, None] * (1 - top_a) + warped[:, :, :3]
     out_a = body_a * (1 - top_a[:, :, 0]) + top_a[:, :, 0]
     _composite(canvas, x0, y0, out, out_a)
+
+
+def _rounded_outline(center: tuple[float, float], size: float, angle_deg: float,
+                     depth: float) -> np.ndarray:
+    """The top outline with rounded corners (N x 2), as the swept body's cross-section."""
+    r = 0.14 * min(size, depth)
+    hx, hy = size / 2 - r, depth / 2 - r
+    pts = []
+    for (sx, sy), a0 in (((1, 1), 0), ((-1, 1), 90), ((-1, -1), 180), ((1, -1), 270)):
+        for a in np.radians(a0 + np.arange(0, 91, 22.5)):
+            pts.append((sx * hx + r * np.cos(a), sy * hy + r * np.sin(a)))
+    local = np.asarray(pts, np.float32)
+    t = np.radians(angle_deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    return local @ rot.T + np.asarray(center, np.float32)
 
 
 def footprint(center: tuple[float, float], size: float, angle: float, lean: tuple[float, float],

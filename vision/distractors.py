@@ -76,8 +76,9 @@ def _draw_card(img: np.ndarray, d: Distractor) -> None:
         back = _CARD_BACKS[int(rng.integers(len(_CARD_BACKS)))]
         field = np.zeros_like(mask)
         _poly(field, inner, 1.0)
-        yy, xx = np.mgrid[0:2 * pad, 0:2 * pad].astype(np.float32)
-        lattice = (np.sin((xx + yy) * 0.35) * np.sin((xx - yy) * 0.35) > 0.2).astype(np.float32)
+        # Diamond lattice sin(x+y)·sin(x-y) = sin²x - sin²y: separable, so cheap to build.
+        t = np.sin(np.arange(2 * pad, dtype=np.float32) * 0.35) ** 2
+        lattice = ((t[None, :] - t[:, None]) > 0.2).astype(np.float32)
         colors = np.asarray(back, np.float32) * (0.85 + 0.25 * lattice[:, :, None])
         tile = tile * (1 - field[:, :, None]) + colors * field[:, :, None]
         cv2.ellipse(tile, (int(local[0][0]), int(local[0][1])), (int(w * 0.25), int(h * 0.14)),
@@ -94,14 +95,19 @@ def _draw_round(img: np.ndarray, d: Distractor) -> None:
     dx, dy = xx + 0.5 - (cx - x0), yy + 0.5 - (cy - y0)
     dist = np.hypot(dx, dy)
     mask = np.clip(r - dist + 0.5, 0, 1)
-    if d.kind == "coin":  # metal: radial brightness bands, rim and a bright glint
+    if d.kind == "coin":  # flat metal disc: brushed sheen, raised rim, embossed emblem
         gold = d.variant % 2 == 0
-        base = np.array((0.35, 0.65, 0.80) if gold else (0.72, 0.72, 0.70), np.float32)
-        ang = np.arctan2(dy, dx) + np.radians(d.angle)
-        sheen = 0.75 + 0.35 * np.cos(2 * ang) * np.clip(dist / r, 0, 1)
-        rim = np.clip(1 - np.abs(dist - r * 0.88) / (r * 0.05), 0, 1)
-        tile = base * (sheen - 0.25 * rim)[:, :, None]
-        tile += 0.5 * np.exp(-((dx + r * 0.3) ** 2 + (dy + r * 0.3) ** 2) / (2 * (r * 0.15) ** 2))[:, :, None]
+        base = np.array((0.30, 0.60, 0.78) if gold else (0.66, 0.66, 0.64), np.float32)
+        ang = np.radians(d.angle)
+        along = (dx * np.cos(ang) + dy * np.sin(ang)) / r
+        sheen = 0.85 + 0.2 * along + 0.08 * np.cos(6 * np.arctan2(dy, dx))
+        ring = np.abs(dist - r * 0.86)
+        rim = np.clip(1 - ring / (r * 0.06), 0, 1)
+        relief = np.zeros_like(dist)
+        star = cv2.ellipse2Poly((int(cx - x0), int(cy - y0)), (int(r * 0.45), int(r * 0.45)),
+                                int(d.angle), 0, 360, 72)
+        cv2.polylines(relief, [star[[0, 2, 4, 1, 3]]], True, 1.0, max(1, int(r / 10)), cv2.LINE_AA)
+        tile = base * (sheen + 0.25 * rim * np.sign(along + 0.2) - 0.2 * relief)[:, :, None]
     else:  # poker-chip token: colored disc, white edge spots, inner ring
         base = np.array(_TOKEN_COLORS[d.variant % len(_TOKEN_COLORS)], np.float32)
         ang = np.mod(np.degrees(np.arctan2(dy, dx)) + d.angle, 60)

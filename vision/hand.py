@@ -27,6 +27,18 @@ class Hand:
     tone: int
 
 
+def _capsule(mask: np.ndarray, p0: np.ndarray, p1: np.ndarray, w0: float, w1: float) -> None:
+    """A tapered limb segment: widths ``w0`` at ``p0`` and ``w1`` at ``p1``, rounded ends."""
+    axis = p1 - p0
+    n = float(np.linalg.norm(axis)) or 1.0
+    v = np.array([-axis[1], axis[0]], np.float32) / n
+    quad = np.stack([p0 + v * w0 / 2, p1 + v * w1 / 2, p1 - v * w1 / 2, p0 - v * w0 / 2])
+    cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    for p, wd in ((p0, w0), (p1, w1)):
+        cv2.circle(mask, (int(round(p[0] * 16)), int(round(p[1] * 16))), int(wd / 2 * 16), 255,
+                   -1, cv2.LINE_AA, 4)
+
+
 def hand_mask(hand: Hand, height: int, width: int, scale: float = 1.0) -> np.ndarray:
     """Float mask (0..1) of the hand at ``scale`` times the frame resolution."""
     h, w = int(height * scale), int(width * scale)
@@ -38,22 +50,23 @@ def hand_mask(hand: Hand, height: int, width: int, scale: float = 1.0) -> np.nda
     length = float(np.linalg.norm(axis)) or 1.0
     u = axis / length
     v = np.array([-u[1], u[0]], np.float32)
-    arm = np.stack([e + v * pw * 0.42, p + v * pw * 0.48, p - v * pw * 0.48, e - v * pw * 0.42])
-    cv2.fillConvexPoly(mask, np.round(arm * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    wrist = p - u * pw * 0.55
+    _capsule(mask, e, wrist, pw * 0.78, pw * 0.6)  # forearm, narrowing to the wrist
     angle = float(np.degrees(np.arctan2(u[1], u[0])))
-    palm = p + u * pw * 0.35
-    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(pw * 0.55), int(pw * 0.5)), angle, 0, 360,
+    cv2.ellipse(mask, (int(p[0]), int(p[1])), (int(pw * 0.55), int(pw * 0.47)), angle, 0, 360,
                 255, -1, cv2.LINE_AA)
-    for i, off in enumerate((-0.36, -0.12, 0.12, 0.34)):  # fingers, the middle ones longest
-        reach = (0.95, 1.08, 1.02, 0.85)[i]
-        base = palm + v * pw * off + u * pw * 0.35
-        tip = base + u * pw * reach * 0.7
-        cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255,
-                 max(2, int(pw * 0.2)), cv2.LINE_AA)
-    thumb0 = palm + v * pw * 0.45
-    thumb1 = thumb0 + (u * 0.5 + v * 0.6) * pw * 0.55
-    cv2.line(mask, (int(thumb0[0]), int(thumb0[1])), (int(thumb1[0]), int(thumb1[1])), 255,
-             max(2, int(pw * 0.22)), cv2.LINE_AA)
+    spread = (-13, -4.5, 4.5, 13)
+    reach = (0.55, 0.7, 0.66, 0.5)
+    for i, off in enumerate((-0.33, -0.11, 0.11, 0.31)):  # fingers, fanning out a little
+        a = np.radians(spread[i])
+        d = u * np.cos(a) + v * np.sin(a)
+        base = p + v * pw * off + u * pw * 0.3
+        tip = base + d * pw * reach[i]
+        _capsule(mask, base, tip, pw * 0.2, pw * 0.15)
+    a = np.radians(55)
+    d = u * np.cos(a) + v * np.sin(a)
+    thumb0 = p + v * pw * 0.3 - u * pw * 0.15
+    _capsule(mask, thumb0, thumb0 + d * pw * 0.55, pw * 0.24, pw * 0.16)
     return mask.astype(np.float32) / 255.0
 
 
@@ -64,11 +77,11 @@ def draw_hand(img: np.ndarray, hand: Hand, shadow_offset: np.ndarray, shadow_str
     small = hand_mask(hand, h, w, 1.0 / q)
     m = np.float32([[1, 0, shadow_offset[0] / q], [0, 1, shadow_offset[1] / q]])
     shadow = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]))
-    shadow = cv2.GaussianBlur(shadow, (0, 0), hand.width / q * 0.1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), hand.width / q * 0.12)
     img *= 1.0 - shadow_strength * 0.8 * cv2.resize(shadow, (w, h))[:, :, None]
     # Rounded-limb shading: brighter along the middle, darker at the silhouette (from the
     # quarter-size mask, which is plenty for so smooth a gradient).
-    inner_small = cv2.GaussianBlur(small, (0, 0), hand.width / q * 0.12)
+    inner_small = cv2.GaussianBlur(small, (0, 0), hand.width / q * 0.07)
     full = hand_mask(hand, h, w)
     ys, xs = np.nonzero(small > 0)
     if len(ys) == 0:
@@ -77,7 +90,7 @@ def draw_hand(img: np.ndarray, hand: Hand, shadow_offset: np.ndarray, shadow_str
     x0, x1 = max(0, xs.min() * q - q), min(w, xs.max() * q + 2 * q)
     inner = cv2.resize(inner_small, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
     skin = np.asarray(_SKIN[hand.tone % len(_SKIN)], np.float32)
-    color = skin * (0.55 + 0.55 * inner)[:, :, None]
+    color = skin * (0.35 + 0.75 * inner)[:, :, None]
     a = full[y0:y1, x0:x1, None]
     region = img[y0:y1, x0:x1]
     region *= 1 - a

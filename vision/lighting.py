@@ -51,7 +51,7 @@ def random_light(rng: np.random.Generator, kind: str | None = None) -> Light:
         "warm": ((0.78, 0.95, 1.12), 0.98, 45, 70, 0.60, 0.25, 0.35),
         "cool": ((1.12, 1.0, 0.88), 1.0, 50, 75, 0.50, 0.35, 0.25),
         "dim": ((0.90, 0.97, 1.05), 0.55, 45, 70, 0.45, 0.35, 0.45),
-        "hard": ((1.0, 1.0, 1.0), 1.08, 25, 45, 0.75, 0.05, 0.30),
+        "hard": ((1.0, 1.0, 1.0), 1.08, 35, 55, 0.70, 0.05, 0.30),
     }[kind]
     tint, gain, el_lo, el_hi, shadow, blur, falloff = base
     return Light(

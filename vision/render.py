@@ -27,7 +27,7 @@ from vision.lighting import LIGHT_KINDS, Light, add_glare, apply_shadows, illumi
 from vision.optics import Optics, develop, random_optics
 from vision.symbol_art import STYLES as _ART_STYLES
 from vision.symbol_art import SYMBOLS
-from vision.tables import TABLE_KINDS, make_table
+from vision.tables import TABLE_KINDS, TABLE_VARIANTS, make_table
 
 STYLES: tuple[str, ...] = _ART_STYLES
 COLORS: tuple[str, ...] = ("white", "red", "blue")
@@ -59,10 +59,19 @@ class DieSpec:
     faces: tuple[str, str] = ("finger", "finger")
     seat: int | None = None
 
+    def __post_init__(self) -> None:
+        if self.color not in COLORS:
+            raise ValueError(f"unknown color {self.color!r}; expected one of {COLORS}")
+        if self.symbol is not None and self.symbol not in SYMBOLS:
+            raise ValueError(f"unknown symbol {self.symbol!r}; expected one of {SYMBOLS}")
+        if self.cocked and self.tilt <= 0:
+            object.__setattr__(self, "tilt", 45.0)  # a cocked die leans; default halfway over
+
 
 @dataclass(frozen=True)
 class DiceLook:
-    """A box of dice: body colors, paint on white dice and on colored dice (BGR 0..1), gloss."""
+    """A box of dice: body colors, paint on white dice and on colored dice (BGR 0..1), gloss,
+    paint opacity and the share of dice whose paint is worn."""
 
     white: tuple[float, float, float]
     red: tuple[float, float, float]
@@ -71,6 +80,7 @@ class DiceLook:
     paint_on_color: tuple[float, float, float]
     gloss: float
     paint_alpha: float = 0.95
+    wear: float = 0.0  # share of dice with rubbed-off paint
 
 
 @dataclass(frozen=True)
@@ -151,6 +161,13 @@ def _clear_of(poly: np.ndarray, blockers: list[tuple[np.ndarray, np.ndarray, flo
     return True
 
 
+def _inflate(poly: np.ndarray, margin: float) -> np.ndarray:
+    """``poly`` scaled about its centre so that it reaches ``margin`` further out."""
+    c = poly.mean(axis=0)
+    r = float(np.sqrt(((poly - c) ** 2).sum(axis=1).max())) or 1.0
+    return c + (poly - c) * (r + margin) / r
+
+
 def _blocker(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     poly = np.asarray(poly, np.float64)
     c = poly.mean(axis=0)
@@ -218,7 +235,10 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
     x0, y0 = zone_poly.min(axis=0)
     x1, y1 = zone_poly.max(axis=0)
     placed: list[DieSpec] = []
-    blockers = [_blocker(die_outline(d)) for d in existing] + [_blocker(o) for o in obstacles]
+    # Obstacles grow by the largest perspective lean: a die's footprint may stick out from
+    # under its top face by that much, and must not rest on a token either.
+    blockers = [_blocker(die_outline(d)) for d in existing] + \
+        [_blocker(_inflate(np.asarray(o, np.float64), 0.3 * size)) for o in obstacles]
     for color, symbol in dice:
         if color not in COLORS:
             raise ValueError(f"unknown color {color!r}")
@@ -229,7 +249,7 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
         faces = die_faces(color)
         template = DieSpec(color=color, symbol=symbol, center=(0.0, 0.0), size=float(s),
                            angle=float(rng.uniform(0, 90)), cocked=cocked,
-                           tilt=float(rng.uniform(25, 65)) if cocked else 0.0,
+                           tilt=float(rng.uniform(35, 55)) if cocked else 0.0,
                            faces=(faces[rng.integers(6)], faces[rng.integers(6)]), seat=seat)
         result = None
         for attempt in range(attempts):
@@ -265,7 +285,7 @@ def random_look(rng: np.random.Generator, style: str) -> DiceLook:
     j = lambda c, a: tuple(float(np.clip(v * rng.uniform(1 - a, 1 + a), 0, 1)) for v in c)  # noqa: E731
     white = [(0.80, 0.90, 0.93), (0.88, 0.91, 0.92), (0.72, 0.86, 0.92)][rng.integers(3)]
     red = [(0.10, 0.09, 0.66), (0.14, 0.12, 0.74), (0.12, 0.18, 0.62)][rng.integers(3)]
-    blue = [(0.74, 0.40, 0.10), (0.80, 0.50, 0.18), (0.62, 0.30, 0.12)][rng.integers(3)]
+    blue = [(0.74, 0.40, 0.10), (0.78, 0.44, 0.14), (0.62, 0.28, 0.10)][rng.integers(3)]
     on_white = {"classic": [(0.12, 0.12, 0.62), (0.10, 0.10, 0.10)],
                 "line": [(0.10, 0.10, 0.10), (0.15, 0.10, 0.55)],
                 "bold": [(0.10, 0.10, 0.10), (0.14, 0.14, 0.66)],
@@ -273,10 +293,11 @@ def random_look(rng: np.random.Generator, style: str) -> DiceLook:
     on_color = {"classic": [(0.90, 0.92, 0.93), (0.25, 0.65, 0.85)],
                 "line": [(0.90, 0.92, 0.93), (0.30, 0.70, 0.88)],
                 "bold": [(0.25, 0.65, 0.85), (0.90, 0.92, 0.93)],
-                "stencil": [(0.90, 0.92, 0.93), (0.06, 0.06, 0.08)]}[style]
+                "stencil": [(0.90, 0.92, 0.93), (0.28, 0.66, 0.86)]}[style]
     return DiceLook(white=j(white, 0.03), red=j(red, 0.08), blue=j(blue, 0.08),
                     paint_on_white=on_white[rng.integers(2)], paint_on_color=on_color[rng.integers(2)],
-                    gloss=float(rng.uniform(0.3, 0.9)), paint_alpha=float(rng.uniform(0.85, 1.0)))
+                    gloss=float(rng.uniform(0.3, 0.9)), paint_alpha=float(rng.uniform(0.85, 1.0)),
+                    wear=float(rng.choice([0.0, 0.15, 0.4])))
 
 
 def _random_die(rng: np.random.Generator) -> tuple[str, str]:
@@ -490,7 +511,7 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     """Render ``scene``: a BGR uint8 image (height x width x 3) and its labels."""
     if scene.style not in STYLES:
         raise ValueError(f"unknown style {scene.style!r}")
-    img = make_table(scene.table, scene.width, scene.height, scene.seed % 64).copy()
+    img = make_table(scene.table, scene.width, scene.height, scene.seed % TABLE_VARIANTS)
     for d in sorted(scene.distractors, key=lambda x: x.kind != "edge"):
         draw_distractor(img, d)
 
@@ -522,13 +543,18 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
                    key=lambda i: (scene.dice[i].cocked, -float(np.hypot(*leans[i]))))
     for i in order:
         d = scene.dice[i]
-        draw_die(img, center=d.center, size=d.size, angle=d.angle,
-                 color=_body_color(scene.look, d.color), paint=_paint(scene.look, d.color),
-                 style=scene.style, symbol=None if d.cocked else d.symbol, lean=leans[i],
-                 shading=shading, cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces)
+        # Each die differs a little from its box-mates: body tint, and on some, worn paint.
+        die_rng = np.random.default_rng([scene.seed, i])
+        body = np.clip(np.asarray(_body_color(scene.look, d.color)) * die_rng.uniform(0.96, 1.04, 3), 0, 1)
+        wear = float(die_rng.uniform(0.3, 0.8)) if die_rng.random() < scene.look.wear else 0.0
+        draw_die(img, center=d.center, size=d.size, angle=d.angle, color=tuple(body),
+                 paint=_paint(scene.look, d.color), style=scene.style,
+                 symbol=None if d.cocked else d.symbol, lean=leans[i], shading=shading,
+                 cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces, wear=wear,
+                 seed=int(die_rng.integers(1 << 31)))
 
     if scene.hand is not None:
-        draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 1.2), light.shadow_strength)
+        draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 0.7), light.shadow_strength)
 
     img *= illumination(light, scene.height, scene.width, scene.seed)
     add_glare(img, list(scene.glare))

@@ -30,26 +30,30 @@ _FELT = {
 
 
 def _wood(rng: np.random.Generator, h: int, w: int, dark: bool) -> np.ndarray:
-    """Planks with growth-ring grain running along x, seams and per-plank tint."""
+    """Planks with growth rings along x: thin dark latewood lines bent by a smooth warp,
+    open pores as fine streaks, seams, and a tint and grain of its own for every plank."""
     if dark:
         base = np.array([0.10, 0.17, 0.27], np.float32) * rng.uniform(0.8, 1.2)
     else:
         base = np.array([0.33, 0.52, 0.70], np.float32) * rng.uniform(0.85, 1.1)
-    img = np.empty((h, w, 3), np.float32)
+    img = np.zeros((h, w, 3), np.float32)
     plank = int(rng.uniform(0.12, 0.25) * max(h, w))
     ys = np.arange(h, dtype=np.float32)[:, None]
-    warp = smooth_noise(rng, h, w, 90, 700) * rng.uniform(10, 25)
-    streak = smooth_noise(rng, h, w, 2.5, 120)
-    mottle = smooth_noise(rng, h, w, 150)
-    period = rng.uniform(9, 22)
-    rings = 0.5 + 0.5 * np.sin((ys + warp) * (2 * np.pi / period))
-    rings = rings ** 3
-    shade = 1.0 - 0.22 * rings + 0.06 * streak + 0.05 * mottle
     y = 0
     while y < h:
         y1 = min(h, y + plank)
-        tint = base * rng.uniform(0.85, 1.15, 3).astype(np.float32) ** 0.3 * rng.uniform(0.88, 1.1)
-        img[y:y1] = shade[y:y1, :, None] * tint
+        ph = y1 - y
+        warp = smooth_noise(rng, ph, w, 60, 500) * rng.uniform(8, 20) \
+            + smooth_noise(rng, ph, w, 25, 160) * rng.uniform(1, 4)
+        period = rng.uniform(7, 16) * (1 + 0.25 * smooth_noise(rng, ph, w, 80, 400))
+        phase = (ys[y:y1] - y + warp) / period
+        frac = phase - np.floor(phase)
+        late = np.clip((frac - 0.72) / 0.28, 0, 1) ** 2  # latewood: a dark band at the end
+        pores = smooth_noise(rng, ph, w, 1.2, 60)
+        mottle = smooth_noise(rng, ph, w, 120, 300)
+        shade = 1.0 - 0.28 * late + 0.05 * pores + 0.07 * mottle
+        tint = base * rng.uniform(0.9, 1.1, 3).astype(np.float32) ** 0.3 * rng.uniform(0.85, 1.12)
+        img[y:y1] = shade[:, :, None] * tint
         if y1 < h:
             img[max(0, y1 - 2):y1] *= 0.45  # seam between planks
         y = y1
@@ -122,9 +126,11 @@ def _playmat(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         cv2.rectangle(ink, (x0, y0), (x0 + zone, y0 + zone), gold, 4, cv2.LINE_AA)
     for _ in range(int(rng.integers(8, 20))):
         sx, sy = int(rng.integers(0, w)), int(rng.integers(0, h))
-        star = cv2.ellipse2Poly((sx, sy), (9, 9), int(rng.integers(0, 72)), 0, 360, 72)
-        cv2.fillPoly(ink, [star], gold, cv2.LINE_AA)
-        cv2.circle(ink, (sx, sy), 4, gold, -1, cv2.LINE_AA)
+        r_star, turn = rng.uniform(6, 12), rng.uniform(0, 2 * np.pi)
+        ang = turn + np.arange(10) * np.pi / 5
+        radii = np.where(np.arange(10) % 2 == 0, r_star, r_star * 0.42)
+        star = np.stack([sx + radii * np.cos(ang), sy + radii * np.sin(ang)], 1)
+        cv2.fillPoly(ink, [np.round(star * 16).astype(np.int32)], gold, cv2.LINE_AA, 4)
     scale = min(h, w) / 420
     text = ["GANGSTER DICE", "NO DICE NO DEAL", "THE FAMILY"][int(rng.integers(3))]
     cv2.putText(ink, text, (int(w * 0.22), int(h * 0.1)), cv2.FONT_HERSHEY_TRIPLEX, scale, gold,
@@ -135,14 +141,21 @@ def _playmat(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return img * shade[:, :, None]
 
 
-@lru_cache(maxsize=4)
-def make_table(kind: str, width: int, height: int, seed: int) -> np.ndarray:
-    """The table surface ``kind`` as float32 BGR (height, width, 3), deterministic per seed.
+TABLE_VARIANTS = 8  # texture seeds per kind; a scene picks one, so the cache below stays useful
 
-    The texture is drawn at half resolution and upscaled: table detail finer than two pixels is
-    lost under the camera's own blur and noise anyway, and this keeps a render fast. The few
-    most recent tables are cached (read-only) since benchmarks reuse a small pool of seeds.
-    """
+
+def make_table(kind: str, width: int, height: int, seed: int) -> np.ndarray:
+    """The table surface ``kind`` as a fresh float32 BGR image (height, width, 3) in [0, 1],
+    deterministic per seed."""
+    return _table_u8(kind, width, height, seed).astype(np.float32) * np.float32(1 / 255)
+
+
+@lru_cache(maxsize=24)
+def _table_u8(kind: str, width: int, height: int, seed: int) -> np.ndarray:
+    """The surface as read-only uint8, cached: a benchmark renders hundreds of scenes over a
+    few tables, and drawing a texture costs more than all the dice. The texture is drawn at
+    half resolution and upscaled: detail finer than two pixels is lost under the camera's own
+    blur and noise anyway."""
     full_w, full_h = width, height
     width, height = (width + 1) // 2, (height + 1) // 2
     rng = np.random.default_rng(seed)
@@ -160,7 +173,7 @@ def make_table(kind: str, width: int, height: int, seed: int) -> np.ndarray:
         img = _playmat(rng, height, width)
     else:
         raise ValueError(f"unknown table kind {kind!r}; expected one of {TABLE_KINDS}")
-    img = cv2.resize(np.clip(img, 0.0, 1.0).astype(np.float32, copy=False), (full_w, full_h),
+    img = cv2.resize(np.clip(img * 255.0 + 0.5, 0, 255).astype(np.uint8), (full_w, full_h),
                      interpolation=cv2.INTER_LINEAR)
     img.setflags(write=False)
     return img
