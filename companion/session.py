@@ -100,12 +100,18 @@ class Joined:
 class Proposal:
     """A roll proposed to a seat (by the camera, or virtual dice) that the phone shows and confirms."""
 
-    roll: Roll
+    roll: Roll  # from the camera, a die it could not read is None: the phone asks for it
     source: str
     round: int
+    #: What does not add up in the camera's reading of this seat ("Bob: expected 3 blue dice, saw 2").
+    problems: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"roll": self.roll.as_dict(), "source": self.source, "round": self.round}
+        return {"roll": self.roll.as_dict(), "source": self.source, "round": self.round, "problems": list(self.problems)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Proposal":
+        return cls(Roll.from_dict(data["roll"]), data["source"], int(data["round"]), tuple(data.get("problems") or ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +169,8 @@ class Session:
         self._presence_tick = 0
         self._requests: dict[int, OrderedDict[str, tuple[int, dict[str, Any]]]] = {}
         self._views: dict[tuple, dict[str, Any]] = {}
+        #: What the table's camera last saw (public: dice lie face up), set by the camera loop.
+        self.camera: dict[str, Any] | None = None
         self._load()
 
     # Loading and saving -------------------------------------------------------------------------
@@ -176,7 +184,7 @@ class Session:
         self.version: int = int(data.get("version", 0))
         self.started_version: int = int(data.get("started_version", 0))
         self.proposals: dict[int, Proposal] = {
-            int(seat): Proposal(Roll.from_dict(p["roll"]), p["source"], int(p["round"]))
+            int(seat): Proposal.from_json(p)
             for seat, p in (data.get("proposals") or {}).items()
         }
         self.state: GameState | None = None
@@ -458,7 +466,9 @@ class Session:
 
     # Virtual dice and proposed rolls ------------------------------------------------------------
 
-    def propose_roll(self, seat: int, roll: Roll, source: str = "camera", crop: bytes | None = None) -> int:
+    def propose_roll(
+        self, seat: int, roll: Roll, source: str = "camera", crop: bytes | None = None, problems: tuple[str, ...] = ()
+    ) -> int:
         """Offer ``roll`` to ``seat``'s phone to confirm (the phone sends it back as a roll action).
 
         The hook for the camera: a reading of the seat's zone, and optionally a JPEG crop of it
@@ -472,12 +482,35 @@ class Session:
                 raise Refusal(400, f"There is no seat {seat}.")
             if state.bids[seat] is not None:
                 raise Refusal(409, "That player's bid is already sealed.")
-            proposal = Proposal(roll, str(source), state.round)
+            proposal = Proposal(roll, str(source), state.round, tuple(problems))
             if crop is not None:
                 self._crops[seat] = bytes(crop)
             if self.proposals.get(seat) == proposal:
                 return self.version
             self.proposals[seat] = proposal
+            self._bump_table()
+            return self.version
+
+    def propose_reading(
+        self, seat: int, slots: dict[str, list[str | None]], problems: tuple[str, ...], crop: bytes | None
+    ) -> int:
+        """Offer ``seat`` the camera's reading of their zone: one slot per die of their stash (None
+        where the camera could not read or did not see a die), what does not add up, and a JPEG of
+        the zone. A seat that has confirmed its roll, or sealed its bid, is left alone."""
+        with self._lock:
+            state = self.state
+            if state is None or state.phase is not Phase.BIDDING or not 0 <= seat < len(state.players):
+                return self.version
+            if state.rolls[seat] is not None or state.bids[seat] is not None:
+                return self.version
+            return self.propose_roll(seat, Roll.from_dict(slots), "camera", crop, problems)
+
+    def set_camera(self, status: dict[str, Any] | None) -> int:
+        """Publish what the camera last saw (source, frame, problems per seat) to every viewer."""
+        with self._lock:
+            if status == self.camera:
+                return self.version
+            self.camera = status
             self._bump_table()
             return self.version
 
@@ -650,6 +683,7 @@ class Session:
             if proposal is not None and (state is None or proposal.round != state.round or state.rolls[seat] is not None):
                 proposal = None
             out["proposed_roll"] = None if proposal is None else {**proposal.to_json(), "has_crop": seat in self._crops}
+            out["camera"] = self.camera
             self._views[key] = out
             return out
 

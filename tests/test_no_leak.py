@@ -223,7 +223,7 @@ def test_nothing_secret_reaches_another_phone(server):
 
 
 #: What the session adds to a view; anything else a phone receives must come from views.view.
-SESSION_FIELDS = {"version", "paused", "lobby", "you", "host_log", "can_undo", "proposed_roll", "join_url", "host_url"}
+SESSION_FIELDS = {"version", "paused", "lobby", "you", "host_log", "can_undo", "proposed_roll", "join_url", "host_url", "camera"}
 LOBBY_SEAT_KEYS = {"name", "seat", "color", "connected"}
 
 

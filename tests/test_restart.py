@@ -26,7 +26,7 @@ def free_port() -> int:
 
 def start(port: int, data: Path) -> subprocess.Popen:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--camera", "none"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -276,3 +276,16 @@ def check_table(
     for seat, (name, stash) in enumerate(zip(seat_names, stashes)):
         result += stash_mismatches(name, groups[seat], stash)
     return result + outside_mismatch(groups[None])
+
+
+def stash_slots(dice_of_seat: Iterable[DieLike], expected: Mapping[str, int]) -> dict[str, list[str | None]]:
+    """A seat's reading laid out die by die against its stash: for each colour, one entry per die
+    the stash holds, the symbol read or None where the player must say (a flagged die, or a die
+    the camera did not see). Surest readings first; dice beyond the stash are left out (and
+    reported by `stash_mismatches`)."""
+    slots: dict[str, list[str | None]] = {}
+    for color, want in expected.items():
+        of_color = sorted((d for d in dice_of_seat if d.color == color), key=lambda d: -d.confidence)
+        read: list[str | None] = [None if is_flagged(d) else d.symbol for d in of_color[: int(want)]]
+        slots[color] = read + [None] * (int(want) - len(read))
+    return slots

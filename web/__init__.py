@@ -59,13 +59,14 @@ def create_app(
         from .network import lan_address
 
         app.config["PUBLIC_HOST"] = lan_address()
+    directory = Path(data_dir) if data_dir is not None else default_data_dir()
     if session is None:
         if db_path is None:
-            directory = Path(data_dir) if data_dir is not None else default_data_dir()
             directory.mkdir(parents=True, exist_ok=True)
             db_path = directory / DB_NAME
         session = Session(EventLog(db_path))
     app.config["DATABASE"] = str(session.log.path)
+    app.config.setdefault("DATA_DIR", str(directory))
 
     from . import api
 
@@ -77,6 +78,22 @@ def create_app(
         pages = None  # type: ignore[assignment]
     if pages is not None and hasattr(pages, "bp"):
         app.register_blueprint(pages.bp)
+
+    from . import camera as camera_blueprint
+
+    app.register_blueprint(camera_blueprint.bp)
+    if app.config.get("START_CAMERA") and camera != "none":
+        # Only a serving process owns the camera (tests build many apps and want none).
+        from .table_camera import TableCamera
+
+        try:
+            table_camera = TableCamera(session, camera, app.config["DATA_DIR"], demo_faults=app.config.get("DEMO_FAULTS"))
+            table_camera.start()
+        except Exception as error:  # a broken camera must never stop the game: players tap their dice
+            app.logger.error("camera %r unavailable: %s", camera, error)
+            session.set_camera({"source": camera, "error": f"The camera could not start: {error}", "problems": []})
+        else:
+            app.extensions[camera_blueprint.CAMERA_KEY] = table_camera
 
     @app.context_processor
     def _table_context() -> dict[str, Any]:

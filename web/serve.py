@@ -44,8 +44,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--data", default=None, help="data directory (default $XDG_DATA_HOME/gangster-dice)")
     parser.add_argument(
-        "--camera", default="demo", help="camera source: demo (default), none, pi, an OpenCV index, or a folder of frames"
+        "--camera",
+        default="auto",
+        help="camera source: auto (default: the Pi camera if there is one, else the demo camera), demo, none, pi, "
+        "an OpenCV index, or a folder of frames",
     )
+    parser.add_argument(
+        "--demo-faults",
+        default="",
+        help="demo camera only: show faults to try the table's corrections, e.g. 1:cocked:0,2:missing:1 "
+        "(round:kind:seat; kinds: cocked, missing)",
+    )
+
+
+def resolve_camera(source: str) -> str:
+    """``auto``: the Pi's camera when picamera2 and a camera are there, else the demo camera."""
+    if source != "auto":
+        return source
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+
+        if Picamera2.global_camera_info():
+            return "pi"
+    except Exception:  # no picamera2, or no libcamera: not a Pi with a camera
+        pass
+    return "demo"
+
+
+def parse_demo_faults(text: str):
+    """``round:kind:seat,...`` as the demo camera's fault plan (see vision.demo_camera.DemoTable)."""
+    from .table_camera import DemoFaults
+
+    plan: dict[int, tuple[tuple[str, int], ...]] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        try:
+            round_no, kind, seat = item.split(":")
+            if kind not in ("cocked", "missing"):
+                raise ValueError(kind)
+            plan[int(round_no)] = plan.get(int(round_no), ()) + ((kind, int(seat)),)
+        except ValueError:
+            raise SystemExit(f"--demo-faults: {item!r} is not round:kind:seat (kinds: cocked, missing)") from None
+    return DemoFaults(plan)
+
+
+def _camera_config(args: argparse.Namespace) -> dict:
+    return {"START_CAMERA": True, "DEMO_FAULTS": parse_demo_faults(getattr(args, "demo_faults", "") or "")}
 
 
 def add_command(subparsers) -> None:
@@ -60,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from .network import base_url
 
     data_dir = Path(args.data) if args.data else default_data_dir()
-    app = create_app(data_dir, camera=args.camera, port=args.port)
+    app = create_app(data_dir, camera=resolve_camera(args.camera), port=args.port, config=_camera_config(args))
     session = app.extensions["gangster_session"]
     server = make_server(app, args.host, args.port)
     join = base_url(app.config["PUBLIC_HOST"], args.port)
