@@ -14,9 +14,11 @@ from browser_support import PHONE, Phone, browser, open_table, server, shot  # n
 GAME_DEADLINE = 150  # seconds for a whole game
 
 
-def start_game(table, phones, mode_label="Tutorial"):
+def start_game(table, phones, mode_label="Tutorial", setup=None):
     table.locator(".lobby-seats .seat").nth(len(phones) - 1).wait_for()
     table.get_by_role("button", name=mode_label).click()
+    if setup:
+        setup()
     table.locator("#start").click()
     for p in phones:
         p.wait_step("roll")
@@ -114,7 +116,17 @@ def test_two_player_round_makes_two_bids(browser, server):
     try:
         for p in phones:
             p.join()
-        start_game(table, phones)
+
+        def characters():
+            table.get_by_label("Character for Dora").select_option("Silvio")
+            table.get_by_label("Favor cards for Ed").select_option("4")
+
+        start_game(table, phones, "Character cards", characters)
+        state = server.state()
+        assert state["players"][0]["character"] == "Silvio"
+        assert state["players"][1]["character"]  # dealt at random
+        assert [p["hand_size"] for p in state["players"]] == [3, 4]
+        assert table.locator('.player[data-player="Dora"]').text_content().count("Silvio") == 1
         for p in phones:
             p.roll_for_me()
             required = p.state()["me"]["bids_required"]
@@ -189,25 +201,37 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
         tctx.close()
 
 
-def test_late_joiner_becomes_spectator(browser, server):
+def test_late_joiners_become_spectators(browser, server):
     tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Jo", "Kim")]
-    late = None
+    phones = [Phone(browser, server, name) for name in ("Jo", "Kim", "Lia", "Mo")]
+    extra = []
     try:
         for p in phones:
             p.join()
+        # A fifth phone at a full table is told so and watches.
+        ned = Phone(browser, server, "Ned")
+        extra.append(ned)
+        ned.wait_step("join")
+        ned.page.get_by_label("Your name").fill("Ned")
+        ned.page.get_by_role("button", name="Join the table").click()
+        ned.wait_step("spectator")
+        assert "full" in ned.page.locator("#app").text_content()
+        assert ned.token() is None
         start_game(table, phones)
+        ned.page.locator(".token").first.wait_for()
+        # A phone that opens the pad after the start gets no join form: the public game only.
         late = Phone(browser, server, "Lou")
-        # After the start there is no join form: the page shows the public game.
+        extra.append(late)
         late.wait_step("spectator")
         assert late.page.locator(".token").count() == 4
         assert late.page.locator("input").count() == 0
         assert late.token() is None
-        # The spectator sees no one's hand: only the public counts.
-        assert late.page.locator(".favor-choice, .bidpad, #roll-for-me").count() == 0
+        assert late.page.locator(".player").count() == 4
+        # The spectator sees no one's hand or pad: only the public counts.
+        assert late.page.locator(".favor-choice, .bidpad, #roll-for-me, .hand-cards").count() == 0
         shot(late.page, "phone-spectator")
     finally:
-        for p in phones + ([late] if late else []):
+        for p in phones + extra:
             p.close()
         tctx.close()
 

@@ -15,12 +15,16 @@
   // A host address scanned with a phone (/play?host=...) opens the host controls.
   const hostParam = new URLSearchParams(location.search).get("host");
   if (hostParam) { location.replace("/?host=" + encodeURIComponent(hostParam)); }
+  // The host's own phone keeps a way to the host controls.
+  if (GD.store.get("gd-host-token")) document.getElementById("hostlink").hidden = false;
   let view = null;
   let busy = false;
   const pendingIds = {};
   // The player's unsent choices, kept across view events; reset when the round changes.
   let draft = freshDraft(null);
   let joinForm = null;
+  // Set when the table answered a join with "watch instead" (full table, or the game started).
+  let watching = null;
 
   function freshDraft(round) {
     return { round, roll: null, selected: null, rollSource: null, bids: [], give: {}, take: {}, editRoll: false };
@@ -73,7 +77,7 @@
         showError(null);
       } else if (res.spectator) {
         showError(null);
-        GD.setBanner(banner, "The game has already started: you are watching.");
+        watching = res.reason || "The game has already started: you are watching.";
       }
       busy = false;
       stream.reopen();
@@ -165,7 +169,13 @@
   function renderSpectator() {
     const colors = GD.seatColors(view);
     const out = [el("p", "lead center", "You are watching this game.")];
-    if (!inGame(view)) { out.push(el("p", "muted center", "The game has not started yet.")); return out; }
+    if (watching) out.push(el("p", "muted center", watching));
+    if (!inGame(view)) {
+      const seats = el("ul", "seats");
+      for (const s of (view.lobby && view.lobby.seats) || []) seats.append(el("li", "seat seat-" + s.color, el("span", "swatch"), s.name));
+      out.push(section("The game has not started yet", seats));
+      return out;
+    }
     if (view.finished) out.push(GD.winnersBanner(view, colors));
     else if (view.decision) out.push(section(null, el("p", "lead", GD.decisionText(view))));
     out.push(section("Tokens", GD.tokenBoard(view, colors)), section("Stashes", GD.stashTable(view, colors)));
@@ -337,7 +347,9 @@
     box.classList.add("sealed");
     box.append(el("div", "sealed-mark", "Sealed"));
     const list = el("ul", "mybids");
-    for (const b of view.me.bids || []) list.append(el("li", null, GD.symbolLabel(b.symbol), " with ", GD.favorCard(b.favor)));
+    for (const b of view.me.bids || []) {
+      list.append(el("li", null, el("span", "symlabel", icon(b.symbol), TOKEN_TITLE[SYMBOL_TOKEN[b.symbol]]), " with ", GD.favorCard(b.favor)));
+    }
     box.append(list);
     const waiting = view.waiting_for || [];
     box.append(el("p", "lead", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "Revealing…"));
@@ -428,7 +440,12 @@
 
   function renderMine(me) {
     const hand = el("span", "hand-cards");
-    for (const v of view.me.hand) hand.append(GD.favorCard(v));
+    // A sealed favor card is still in the hand until the reveal: show it as played.
+    const sealed = view.phase === "bidding" ? (view.me.bids || []).map(b => b.favor).filter(v => v !== null) : [];
+    for (const v of view.me.hand) {
+      const i = sealed.indexOf(v);
+      if (i >= 0) { sealed.splice(i, 1); hand.append(GD.favorCard(v, "played")); } else hand.append(GD.favorCard(v));
+    }
     if (!view.me.hand.length) hand.append(el("span", "muted", "no cards"));
     return section("Your stash", el("div", "mine", dicePips(me.stash, "no dice left"), el("div", "handrow", el("span", "label", "Favors"), hand)));
   }
@@ -467,7 +484,7 @@
 
   /** What the pad asks for now, as a word (for styling and for the browser tests). */
   function step(seated) {
-    if (!seated) return view.lobby && view.lobby.open && !inGame(view) ? "join" : "spectator";
+    if (!seated) return !watching && view.lobby && view.lobby.open && !inGame(view) ? "join" : "spectator";
     if (!inGame(view)) return "lobby";
     if (view.finished) return "finished";
     const me = myPlayer();
@@ -481,9 +498,9 @@
     const seated = you.seat !== null && you.seat !== undefined;
     who.textContent = seated ? you.name : "Gangster Dice";
     who.className = seated && you.color ? "seat-" + you.color : "";
-    GD.setBanner(banner, view.paused ? "The host has paused the game." : (!seated && banner.textContent && !(view.lobby && view.lobby.open) ? banner.textContent : ""));
+    GD.setBanner(banner, view.paused ? "The host has paused the game." : "");
     let parts;
-    if (!seated) parts = view.lobby && view.lobby.open && !inGame(view) ? renderJoin() : renderSpectator();
+    if (!seated) parts = !watching && view.lobby && view.lobby.open && !inGame(view) ? renderJoin() : renderSpectator();
     else if (!inGame(view)) parts = renderLobbyWait();
     else parts = renderSeat();
     app.replaceChildren(...parts.filter(Boolean));

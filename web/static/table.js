@@ -27,7 +27,7 @@
   let busy = false;
   let hostError = "";
   // Host choices not sent yet, kept across view events.
-  const draft = { mode: "tutorial", characters: {}, move: { color: "white", source: "box", target: "speakeasy" },
+  const draft = { mode: "tutorial", characters: {}, handSizes: {}, move: { color: "white", source: "box", target: "speakeasy" },
     give: { player: "", source: "deck", value: "0" }, take: { player: "", value: "0", target: "discard" } };
 
   // The camera's last frame: one image element kept across renders, shown only once it loads.
@@ -85,8 +85,9 @@
       if (isHost() && draft.mode === "characters") {
         const sel = el("select", "character");
         sel.setAttribute("aria-label", `Character for ${s.name}`);
-        sel.append(el("option", null, "— character —"));
-        sel.lastChild.value = "";
+        const none = el("option", null, "dealt at random");
+        none.value = "";
+        sel.append(none);
         for (const c of characterNames()) {
           const o = el("option", null, c);
           o.value = c;
@@ -94,7 +95,16 @@
           sel.append(o);
         }
         sel.addEventListener("change", () => { draft.characters[s.name] = sel.value; });
-        li.append(sel);
+        const size = el("select", "hand-size");
+        size.setAttribute("aria-label", `Favor cards for ${s.name}`);
+        for (let n = 1; n <= 8; n++) {
+          const o = el("option", null, `${n} favors`);
+          o.value = String(n);
+          if ((draft.handSizes[s.name] || 3) === n) o.selected = true;
+          size.append(o);
+        }
+        size.addEventListener("change", () => { draft.handSizes[s.name] = Number(size.value); });
+        li.append(sel, size);
       }
       list.append(li);
     }
@@ -111,7 +121,11 @@
         const body = { mode: draft.mode };
         if (draft.mode === "characters") {
           body.characters = {};
-          for (const s of seats) if (draft.characters[s.name]) body.characters[s.name] = draft.characters[s.name];
+          body.hand_sizes = {};
+          for (const s of seats) {
+            if (draft.characters[s.name]) body.characters[s.name] = draft.characters[s.name];
+            body.hand_sizes[s.name] = draft.handSizes[s.name] || 3;
+          }
         }
         host("/api/host/start", body);
       }, "btn primary start act");
@@ -160,7 +174,7 @@
     out.push(board);
     const r = view.reveal || view.last_round;
     if (r) out.push(GD.revealPanel(r, colors, {
-      title: view.reveal ? `Round ${r.round}: the bids` : `Last round (${r.round})`,
+      title: view.reveal ? `Round ${r.round}: the bids` : view.finished ? `Final round (${r.round})` : `Last round (${r.round})`,
       instructionsTitle: view.reveal ? "Move on the table" : "What changed on the table",
     }));
     return out;
@@ -224,6 +238,14 @@
         select([["discard", "the discard pile"], ["special", "the +4 stack"], ["deck", "the deck top"]], t.target, v => { t.target = v; }, "Target"),
         button("Take", () => host("/api/host/adjust", { action: { kind: "take_favor", player: t.player, value: Number(t.value), target: t.target } }), "btn act")));
     }
+    // Hand the host controls to a phone: it scans this code (it holds the host token).
+    const handoff = el("details", "handoff", el("summary", null, "Host from a phone"));
+    const hq = el("img", "host-qr");
+    hq.alt = "QR code that makes a phone the host";
+    hq.src = "/host-qr.svg?host=" + encodeURIComponent(GD.auth.host || "");
+    handoff.append(hq, el("p", "muted small", "Scan to open these controls on a phone. Players play at "), el("a", null, "/play"));
+    handoff.lastChild.href = "/play";
+    d.append(handoff);
     const log = view.host_log || [];
     if (log.length) {
       const ol = el("ol", "host-log");

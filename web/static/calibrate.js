@@ -1,0 +1,140 @@
+/* The camera set-up page (host only): live view with draggable seat zones, a verdict on light
+   and focus, and teaching the table's own dice from frames whose readings the host confirms. */
+"use strict";
+
+(() => {
+  const { el, api, COLORS, SYMBOLS } = GD;
+  const HOST_KEY = "gd-host-token";
+  const params = new URLSearchParams(location.search);
+  if (params.get("host")) GD.store.set(HOST_KEY, params.get("host"));
+  const given = document.querySelector('meta[name="gd-host"]');
+  if (given && given.content) GD.store.set(HOST_KEY, given.content);
+  GD.auth.host = GD.store.get(HOST_KEY);
+
+  const img = document.getElementById("live");
+  const canvas = document.getElementById("overlay");
+  const ctx = canvas.getContext("2d");
+  let zones = null, saved = null, drag = null, reading = null;
+
+  // The live view is one long-lived image stream that the server ends every two minutes.
+  img.addEventListener("error", () => setTimeout(() => { img.src = "/camera/live.mjpg?" + Date.now(); }, 2000));
+  img.addEventListener("load", draw);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") img.src = "/camera/live.mjpg?" + Date.now();
+  });
+
+  function scale() { return zones ? canvas.width / zones.width : 1; }
+  function draw() {
+    const rect = img.getBoundingClientRect();
+    canvas.width = rect.width; canvas.height = rect.height;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    if (!zones) return;
+    const k = scale();
+    zones.polygons.forEach((poly, seat) => {
+      ctx.strokeStyle = "#7CFC9A"; ctx.lineWidth = 3;
+      ctx.beginPath();
+      poly.forEach(([x, y], i) => (i ? ctx.lineTo(x * k, y * k) : ctx.moveTo(x * k, y * k)));
+      ctx.closePath(); ctx.stroke();
+      const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length * k;
+      const cy = poly.reduce((s, p) => s + p[1], 0) / poly.length * k;
+      ctx.fillStyle = "#7CFC9A"; ctx.font = "bold 22px sans-serif"; ctx.fillText("Seat " + (seat + 1), cx - 30, cy);
+      for (const [x, y] of poly) { ctx.beginPath(); ctx.arc(x * k, y * k, 9, 0, 7); ctx.fill(); }
+    });
+    if (reading) {
+      reading.dice.forEach((d, i) => {
+        ctx.strokeStyle = d.confidence < 0.5 ? "#FFB020" : "#FFFFFF"; ctx.lineWidth = 2;
+        const s = d.size * k;
+        ctx.strokeRect(d.center[0] * k - s / 2, d.center[1] * k - s / 2, s, s);
+        ctx.fillStyle = "#FFFFFF"; ctx.font = "bold 16px sans-serif";
+        ctx.fillText(String(i + 1), d.center[0] * k - s / 2, d.center[1] * k - s / 2 - 4);
+      });
+    }
+  }
+  window.addEventListener("resize", draw);
+
+  function pointer(ev) {
+    const r = canvas.getBoundingClientRect();
+    return [(ev.clientX - r.left) / scale(), (ev.clientY - r.top) / scale()];
+  }
+  canvas.addEventListener("pointerdown", ev => {
+    if (!zones) return;
+    const [x, y] = pointer(ev);
+    let best = null, bestD = 30 / scale();
+    zones.polygons.forEach((poly, s) => poly.forEach(([px, py], i) => {
+      const d = Math.hypot(px - x, py - y);
+      if (d < bestD) { best = [s, i]; bestD = d; }
+    }));
+    if (best) { drag = best; canvas.setPointerCapture(ev.pointerId); }
+  });
+  canvas.addEventListener("pointermove", ev => {
+    if (!drag) return;
+    const [x, y] = pointer(ev);
+    zones.polygons[drag[0]][drag[1]] = [Math.max(0, Math.min(zones.width, x)), Math.max(0, Math.min(zones.height, y))];
+    draw();
+  });
+  canvas.addEventListener("pointerup", () => { drag = null; });
+
+  async function loadZones() {
+    try {
+      zones = await api("GET", "/api/camera/zones");
+      saved = JSON.stringify(zones);
+      draw();
+    } catch (e) { document.getElementById("zones-msg").textContent = e.message; }
+  }
+  document.getElementById("reset-zones").addEventListener("click", () => { zones = JSON.parse(saved); draw(); });
+  document.getElementById("save-zones").addEventListener("click", async () => {
+    const msg = document.getElementById("zones-msg");
+    try { await api("POST", "/api/camera/zones", zones); saved = JSON.stringify(zones); msg.textContent = "Zones saved."; }
+    catch (e) { msg.textContent = e.message; }
+  });
+
+  document.getElementById("check").addEventListener("click", async () => {
+    const list = document.getElementById("verdict");
+    list.replaceChildren(el("li", "muted", "Checking…"));
+    try {
+      const res = await api("GET", "/api/camera/check");
+      reading = res; draw();
+      list.replaceChildren(...(res.problems.length ? res.problems.map(p => el("li", "problem", p))
+        : [el("li", "ok", `All good: ${res.dice.length} dice seen clearly.`)]));
+    } catch (e) { list.replaceChildren(el("li", "problem", e.message)); }
+  });
+
+  function select(options, value, onchange) {
+    const s = el("select", "big-select");
+    for (const o of options) {
+      const opt = el("option", null, o === null ? "cocked (no face on top)" : o);
+      opt.value = o === null ? "" : o;
+      if (o === value) opt.selected = true;
+      s.append(opt);
+    }
+    s.addEventListener("change", () => onchange(s.value || null));
+    return s;
+  }
+  document.getElementById("read").addEventListener("click", async () => {
+    const list = document.getElementById("dice");
+    const keep = document.getElementById("keep");
+    try {
+      reading = await api("GET", "/api/camera/check");
+      draw();
+      list.replaceChildren(...reading.dice.map((d, i) => el("li", "teach-die",
+        select(COLORS, d.color, v => { d.color = v; }),
+        select([...SYMBOLS, null], d.symbol, v => { d.symbol = v; }),
+        d.confidence < 0.5 ? el("span", "flag", " not sure") : null)));
+      keep.disabled = !reading.dice.length;
+    } catch (e) { list.replaceChildren(el("li", "problem", e.message)); keep.disabled = true; }
+  });
+  document.getElementById("keep").addEventListener("click", async () => {
+    const msg = document.getElementById("teach-msg");
+    try {
+      const res = await api("POST", "/api/camera/teach", {
+        frame: reading.frame,
+        dice: reading.dice.map(d => ({ color: d.color, symbol: d.symbol, center: d.center })),
+      });
+      msg.textContent = res.taught ? res.message
+        : `Frame ${res.images} kept.` + (res.message ? " " + res.message : ` ${Math.max(0, 4 - res.images)} more to go.`);
+      document.getElementById("keep").disabled = true;
+    } catch (e) { msg.textContent = e.message; }
+  });
+
+  loadZones();
+})();
