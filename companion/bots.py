@@ -38,7 +38,8 @@ class SeatView(NamedTuple):
 
     seat: int
     players: tuple[str, ...]
-    phase: str  # "bidding", "resolving" or "finished"
+    #: "bidding", "resolving" or "finished" (a Phase, which compares equal to those strings).
+    phase: str
     stashes: tuple[Dice, ...]
     #: Every seat's roll this round, or None before it is rolled (dice lie face up).
     rolls: tuple[Roll | None, ...]
@@ -88,7 +89,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     return SeatView(
         seat,
         state.players,
-        state.phase.value,
+        state.phase,
         state.stashes,
         state.rolls,
         state.hands[seat],
@@ -174,8 +175,11 @@ class RandomBot:
                 return SubmitRoll(player, roll_dice(view.stash, rng))
             if view.submitted:
                 return None
-            symbols = rng.sample(sorted(roll.symbols()), view.bids_required)
-            cards = rng.sample(view.hand, min(len(symbols), len(view.hand)))
+            showing, hand = sorted(roll.symbols()), view.hand  # sorted: sets have no fixed order
+            if view.bids_required == 1 and hand:  # the usual case, without the cost of sample()
+                return SubmitBids(player, (Bid(rng.choice(showing), rng.choice(hand)),))
+            symbols = rng.sample(showing, view.bids_required)
+            cards: list[int | None] = rng.sample(hand, min(len(symbols), len(hand)))
             cards += [None] * (len(symbols) - len(cards))
             return SubmitBids(player, tuple(Bid(s, f) for s, f in zip(symbols, cards)))
         decision = view.decision

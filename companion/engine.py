@@ -294,61 +294,57 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     if without_favor > max(0, len(bids) - len(state.hands[seat])):
         raise IllegalAction(player, "play a favor card from your hand with each bid")
     state = state.evolve(bids=_set(state.bids, seat, bids))
-    if all(b is not None for b in state.bids):
+    if None not in state.bids:  # the last sealed bid reveals the round
         state = _reveal(state)
     return state
 
 
 def _reveal(state: GameState) -> GameState:
     """All bids are in: score them, decide the winners, and start settling the effects."""
-    n = len(state.players)
-    streets_bonus = state.streets_dice.total
-    scores: list[list[tuple[int, int]]] = [[] for _ in TOKENS]
-    for seat in range(n):
-        roll = state.rolls[seat]
-        for bid in state.bids[seat]:
-            score = roll.count(bid.symbol) + (bid.favor or 0) + (streets_bonus if state.streets == seat else 0)
-            scores[_SYMBOL_INDEX[bid.symbol]].append((seat, score))
+    streets, bonus = state.streets, state.streets_dice.total
+    scores: tuple[list[tuple[int, int]], ...] = ([], [], [], [])
+    for seat, (roll, bids) in enumerate(zip(state.rolls, state.bids)):
+        extra = bonus if seat == streets else 0
+        for bid in bids:
+            scores[_SYMBOL_INDEX[bid.symbol]].append((seat, roll.count(bid.symbol) + (bid.favor or 0) + extra))
     winners: list[int | None] = []
     ties: list[tuple[int, ...]] = []
     for token_scores in scores:
-        if not token_scores:
-            winners.append(None)
-            ties.append(())
-            continue
-        top = max(score for _, score in token_scores)
+        top = max((score for _, score in token_scores), default=None)
         best = tuple(seat for seat, score in token_scores if score == top)
-        if len(best) == 1:
-            winners.append(best[0])
+        if len(best) <= 1:
+            winners.append(best[0] if best else None)
             ties.append(())
         else:
-            winners.append(state.streets if state.streets in best else None)
+            winners.append(streets if streets in best else None)
             ties.append(best)
-    played = tuple(tuple(b.favor for b in state.bids[seat] if b.favor is not None) for seat in range(n))
+    # The favor cards played leave the hands now; they are discarded at the end of the round.
+    played = tuple(tuple(b.favor for b in bids if b.favor is not None) for bids in state.bids)
     hands = list(state.hands)
     for seat, cards in enumerate(played):
         hand = list(hands[seat])
         for value in cards:
             hand.remove(value)
         hands[seat] = tuple(hand)
-    reveal = RoundResult(
-        round=state.round + 1,
-        rolls=state.rolls,  # type: ignore[arg-type]
-        bids=state.bids,  # type: ignore[arg-type]
-        scores=tuple(tuple(s) for s in scores),
-        winners=tuple(winners),
-        ties=tuple(ties),
-        streets_controller=state.streets,
-    )
     # The Lawyer: take control, or (already controlling) earn a +4 at this round's draw.
-    lawyer, lawyer_bonus = state.lawyer, None
+    lawyer, lawyer_bonus, effects = state.lawyer, None, ()
     if winners[0] is not None:
         if lawyer == winners[0]:
             lawyer_bonus = lawyer
-            reveal = reveal._replace(effects=(Effect("lawyer_favor", lawyer, "lawyer"),))
+            effects = (Effect("lawyer_favor", lawyer, "lawyer"),)
         else:
             lawyer = winners[0]
-            reveal = reveal._replace(effects=(Effect("control", lawyer, "lawyer"),))
+            effects = (Effect("control", lawyer, "lawyer"),)
+    reveal = RoundResult(
+        state.round + 1,
+        state.rolls,  # type: ignore[arg-type]
+        state.bids,  # type: ignore[arg-type]
+        tuple(map(tuple, scores)),
+        tuple(winners),
+        tuple(ties),
+        streets,
+        effects,
+    )
     state = state.evolve(
         phase=Phase.RESOLVING, reveal=reveal, hands=tuple(hands), played=played, lawyer=lawyer, lawyer_bonus=lawyer_bonus
     )
@@ -461,17 +457,21 @@ def _end_round(state: GameState) -> GameState:
                 special += 1
             else:
                 discard.append(value)
-    hands = [list(h) for h in state.hands]
-    for seat in range(n):
-        draws = len(state.played[seat])
-        if draws and state.lawyer_bonus == seat and special > 0:
+    hands = list(state.hands)
+    for seat, cards in enumerate(state.played):
+        draws = len(cards)
+        if not draws:
+            continue
+        hand = list(hands[seat])
+        if state.lawyer_bonus == seat and special > 0:
             special -= 1
-            hands[seat].append(SPECIAL_VALUE)
+            hand.append(SPECIAL_VALUE)
             draws -= 1
         for _ in range(draws):
             card, shuffles = _draw(deck, discard, state, shuffles)
             if card is not None:
-                hands[seat].append(card)
+                hand.append(card)
+        hands[seat] = tuple(sorted(hand))
     reveal = state.reveal
     assert reveal is not None
     winners = tuple(seat for seat, stash in enumerate(state.stashes) if stash.total == 0)
@@ -483,7 +483,7 @@ def _end_round(state: GameState) -> GameState:
         discard=tuple(discard),
         special=special,
         shuffles=shuffles,
-        hands=tuple(tuple(sorted(h)) for h in hands),
+        hands=tuple(hands),
         history=state.history + (reveal,),
         rolls=(None,) * n,
         bids=(None,) * n,
