@@ -70,6 +70,36 @@ def live():
     return _jpeg_response(_need_camera().live_jpeg())
 
 
+#: How long one live view lasts before the page reconnects (one server thread per live view).
+LIVE_SECONDS = 120.0
+
+
+@bp.get("/camera/live.mjpg")
+def live_stream():
+    """The camera as a live motion-JPEG stream (calibration page): ends after LIVE_SECONDS or when
+    the viewer leaves, so it never holds a server thread for long."""
+    import time
+
+    camera = _need_camera()
+    boundary = "frame"
+
+    def frames():
+        deadline = time.monotonic() + LIVE_SECONDS
+        last = 0
+        while time.monotonic() < deadline:
+            snapshot = camera.owner.wait_for_frame(last, timeout=5.0)
+            if snapshot is None:
+                return
+            last = snapshot.number
+            data = camera.live_jpeg()
+            if data:
+                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n").encode() + data + b"\r\n"
+
+    response = Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.post("/api/camera/read-now")
 def read_now():
     """Read the dice now, without waiting for them to settle (the table screen and every phone)."""
@@ -138,8 +168,10 @@ def check():
     if snapshot is None:
         raise Refusal(409, "The camera has not given a frame yet.")
     dice = read_frame(snapshot.frame, camera.profile)
+    camera.checked = snapshot  # the frame that teaching will label
     return jsonify({
         "frame": snapshot.number,
+        "size": [int(snapshot.frame.shape[1]), int(snapshot.frame.shape[0])],
         "problems": assess(snapshot.frame, dice),
         "dice": [
             {"color": d.color, "symbol": d.symbol, "center": list(d.center), "size": d.size, "confidence": d.confidence}
@@ -162,9 +194,9 @@ def teach_frame():
     dice = body.get("dice")
     if not isinstance(dice, list) or not dice:
         raise Refusal(400, "Send the dice as confirmed: a list of {color, symbol, center}.")
-    snapshot = camera.owner.latest()
-    if snapshot is None:
-        raise Refusal(409, "The camera has not given a frame yet.")
+    snapshot = camera.checked
+    if snapshot is None or snapshot.number != body.get("frame"):
+        raise Refusal(409, "Read the dice again: the frame they were read on has gone.")
     folder = _teach_dir()
     folder.mkdir(parents=True, exist_ok=True)
     number = len(list(folder.glob("*.jpg"))) + 1

@@ -89,6 +89,8 @@ class TableCamera:
         self.owner = CameraOwner(self._open, fps=fps, on_settled=self._settled)
         self._reader = threading.Thread(target=self._read_loop, name="table-reader", daemon=True)
         self._pending: Snapshot | None = None
+        #: The frame last read on the calibration page, which teaching labels.
+        self.checked: Snapshot | None = None
         #: Seconds from a frame's capture to the proposals being offered, last reading.
         self.last_latency: float | None = None
 

@@ -14,7 +14,7 @@
   const img = document.getElementById("live");
   const canvas = document.getElementById("overlay");
   const ctx = canvas.getContext("2d");
-  let zones = null, saved = null, drag = null, reading = null;
+  let zones = null, saved = null, drag = null, reading = null, names = [];
 
   // The live view is one long-lived image stream that the server ends every two minutes.
   img.addEventListener("error", () => setTimeout(() => { img.src = "/camera/live.mjpg?" + Date.now(); }, 2000));
@@ -37,7 +37,7 @@
       ctx.closePath(); ctx.stroke();
       const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length * k;
       const cy = poly.reduce((s, p) => s + p[1], 0) / poly.length * k;
-      ctx.fillStyle = "#7CFC9A"; ctx.font = "bold 22px sans-serif"; ctx.fillText("Seat " + (seat + 1), cx - 30, cy);
+      ctx.fillStyle = "#7CFC9A"; ctx.font = "bold 22px sans-serif"; ctx.fillText(names[seat] || "Seat " + (seat + 1), cx - 30, cy);
       for (const [x, y] of poly) { ctx.beginPath(); ctx.arc(x * k, y * k, 9, 0, 7); ctx.fill(); }
     });
     if (reading) {
@@ -76,15 +76,21 @@
 
   async function loadZones() {
     try {
-      zones = await api("GET", "/api/camera/zones");
+      const data = await api("GET", "/api/camera/zones");
+      zones = { width: data.width, height: data.height, polygons: data.seats.map(s => s.polygon) };
       saved = JSON.stringify(zones);
+      try {
+        const v = await api("GET", "/api/state");
+        names = (v.players || []).map(p => p.name);
+      } catch (e) { names = []; }
       draw();
     } catch (e) { document.getElementById("zones-msg").textContent = e.message; }
   }
   document.getElementById("reset-zones").addEventListener("click", () => { zones = JSON.parse(saved); draw(); });
   document.getElementById("save-zones").addEventListener("click", async () => {
     const msg = document.getElementById("zones-msg");
-    try { await api("POST", "/api/camera/zones", zones); saved = JSON.stringify(zones); msg.textContent = "Zones saved."; }
+    const data = { width: zones.width, height: zones.height, seats: zones.polygons.map((polygon, seat) => ({ seat, polygon })) };
+    try { await api("POST", "/api/camera/zones", data); saved = JSON.stringify(zones); msg.textContent = "Zones saved."; }
     catch (e) { msg.textContent = e.message; }
   });
 
@@ -116,7 +122,7 @@
     try {
       reading = await api("GET", "/api/camera/check");
       draw();
-      list.replaceChildren(...reading.dice.map((d, i) => el("li", "teach-die",
+      list.replaceChildren(...reading.dice.map((d, i) => el("li", "teach-die", el("strong", null, String(i + 1)),
         select(COLORS, d.color, v => { d.color = v; }),
         select([...SYMBOLS, null], d.symbol, v => { d.symbol = v; }),
         d.confidence < 0.5 ? el("span", "flag", " not sure") : null)));
