@@ -304,7 +304,10 @@ def test_host_controls_pause_adjust_undo_end(browser, server):
             p.join()
         start_game(table, phones)
         ola = phones[0]
-        table.locator(".host-panel summary").click()
+        table.locator(".host-panel > summary").click()
+        # The host can hand the controls to a phone with a QR code.
+        table.locator(".handoff > summary").click()
+        table.wait_for_function("() => { const i = document.querySelector('img.host-qr'); return i && i.complete && i.naturalWidth > 0; }")
         # Pause: the phones say so and their buttons stop working until the host resumes.
         table.locator("#pause").click()
         ola.page.locator("#banner", has_text="paused").wait_for()
