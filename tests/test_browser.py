@@ -127,8 +127,22 @@ def test_two_player_round_makes_two_bids(browser, server):
         assert state["players"][1]["character"]  # dealt at random
         assert [p["hand_size"] for p in state["players"]] == [3, 4]
         assert table.locator('.player[data-player="Dora"]').text_content().count("Silvio") == 1
+        # Dora rolls real dice and taps in each die's symbol; Ed lets the table roll for him.
+        dora, ed = phones
+        dora.wait_step("roll")
+        faces = ["finger", "gun", "cocktail", "gavel", "finger", "gun"]
+        assert dora.page.locator("#confirm-roll").is_disabled()
+        for face in faces:
+            # The next die to set is selected by itself after each tap.
+            dora.page.locator(f'.palette .sym-btn[data-symbol="{face}"]').click()
+        # Correct the first white die before confirming.
+        dora.page.locator('.die-btn[data-color="white"][data-index="0"]').click()
+        dora.page.locator('.palette .sym-btn[data-symbol="gavel"]').click()
+        dora.page.locator("#confirm-roll").click()
+        dora.wait_step("bid")
+        assert dora.state()["players"][0]["roll"] == {"white": ["gavel", "gun"], "red": ["cocktail", "gavel"], "blue": ["finger", "gun"]}
+        ed.roll_for_me()
         for p in phones:
-            p.roll_for_me()
             required = p.state()["me"]["bids_required"]
             assert p.page.locator(".bidpad").count() == required
             # The seal button waits until every bid has a token and a favor.

@@ -240,6 +240,8 @@
     }
     // Hand the host controls to a phone: it scans this code (it holds the host token).
     const handoff = el("details", "handoff", el("summary", null, "Host from a phone"));
+    if (handoffOpen) handoff.open = true;
+    handoff.addEventListener("toggle", () => { handoffOpen = handoff.open; });
     const hq = el("img", "host-qr");
     hq.alt = "QR code that makes a phone the host";
     hq.src = "/host-qr.svg?host=" + encodeURIComponent(GD.auth.host || "");
@@ -255,6 +257,7 @@
     hostBox.replaceChildren(d);
   }
   let hostOpen = false;
+  let handoffOpen = false;
   function logText(entry) {
     if (typeof entry === "string") return entry;
     if (entry && typeof entry === "object") return entry.text || entry.message || entry.description || JSON.stringify(entry);
