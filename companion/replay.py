@@ -50,6 +50,9 @@ def setup(doc: Any) -> GameState:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail(None, None, "players must be a list of non-empty names")
+    repeated = sorted({p for p in players if players.count(p) > 1})
+    if repeated:
+        raise _fail(None, repeated[0], "two players have this name; names must be unique")
     if "seed" not in doc or not _is_int(doc["seed"]):
         raise _fail(None, None, "seed is required and must be an integer")
     hand_size = doc.get("hand_size", TUTORIAL_HAND_SIZE)
