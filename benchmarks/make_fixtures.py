@@ -25,8 +25,9 @@ FIXTURE_STYLES = ("classic", "line", "bold")
 
 def make_fixtures(out: Path) -> None:
     for k, style in enumerate(FIXTURE_STYLES):
-        for part, count, seed, all_faces in (("teach", TEACH_COUNT, 1000 + 100 * k, True),
-                                             ("test", TEST_COUNT, 5000 + 100 * k, False)):
+        # Seeds are offset per style so that each style cycles through different tables.
+        for part, count, seed, all_faces in (("teach", TEACH_COUNT, 1000 + 101 * k, True),
+                                             ("test", TEST_COUNT, 5005 + 103 * k, False)):
             folder = out / style / part
             if folder.exists():
                 shutil.rmtree(folder)

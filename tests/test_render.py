@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.render import (COLORS, STYLES, DieSpec, Scene, die_outline, overlaps, place_dice,
-                           random_scene, render, roll_sequence)
+                           random_scene, render, roll_sequence, scene_for_dice)
 from vision.symbol_art import SYMBOLS, symbol_mask
 
 
@@ -193,3 +193,20 @@ def test_hand_built_scene_renders():
     assert labels["dice"] == [{"color": "blue", "symbol": "cocktail", "center": [200.0, 150.0],
                                "size": 80.0, "angle": 20.0}]
     assert _color_family(img[150:151, 170:171].reshape(-1, 3))[0] == 2
+
+
+def test_scene_for_dice_shows_exactly_the_placed_dice():
+    rng = np.random.default_rng(4)
+    seats = [(100, 100, 600, 500), (1000, 600, 1500, 1100)]
+    dice = []
+    for seat, zone in enumerate(seats, start=1):
+        dice += place_dice([("red", "gun"), ("white", "finger"), ("blue", "cocktail")], zone, rng,
+                           size=80, seat=seat, existing=dice)
+    scene = scene_for_dice(dice, seed=8, distractors=True, hand=True, table="felt_green",
+                           light="neutral", glare=False)
+    img, labels = render(scene)
+    assert [(d["color"], d["symbol"], d["seat"]) for d in labels["dice"]] == \
+        [(d.color, d.symbol, d.seat) for d in dice]
+    for die in labels["dice"]:
+        pts = _ring(die["center"], 0.43 * die["size"]).round().astype(int)
+        assert np.mean(_color_family(img[pts[:, 1], pts[:, 0]]) == COLORS.index(die["color"])) > 0.6

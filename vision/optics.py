@@ -26,7 +26,7 @@ def random_optics(rng: np.random.Generator, gain: float = 1.0) -> Optics:
     """Random camera imperfections; a dim scene (low ``gain``) is noisier, as the camera has to
     amplify its signal (the camera's own denoising keeps the level modest)."""
     return Optics(blur=float(rng.choice([0.0, 0.6, 0.9, 1.3, 1.8], p=[0.2, 0.3, 0.25, 0.15, 0.1])),
-                  noise=float(rng.uniform(0.8, 2.2) / np.sqrt(min(1.0, max(gain, 0.3)))),
+                  noise=float(rng.uniform(0.6, 1.9) / np.sqrt(min(1.0, max(gain, 0.3)))),
                   jpeg_quality=int(rng.integers(70, 96)))
 
 

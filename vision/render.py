@@ -383,22 +383,9 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
         along = rng.uniform(0.25, 0.75)
         reach_in = rng.uniform(0.15, 0.3)
         pw = size * rng.uniform(3.8, 5.0)
-        if side == 0:
-            entry, palm = (width * along, height + pw), (width * along, height * (1 - reach_in))
-        elif side == 1:
-            entry, palm = (width + pw, height * along), (width * (1 - reach_in), height * along)
-        elif side == 2:
-            entry, palm = (width * along, -pw), (width * along, height * reach_in)
-        else:
-            entry, palm = (-pw, height * along), (width * reach_in, height * along)
+        entry, palm = _hand_pose(side, along, reach_in, pw, width, height)
         the_hand = Hand(entry, palm, float(pw), int(rng.integers(0, 5)))
-        q = 8
-        m = hand_mask(the_hand, height, width, 1.0 / q)
-        m = cv2.dilate((m > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8))
-        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for cnt in contours:
-            hull = cv2.convexHull(cnt).reshape(-1, 2).astype(np.float64) * q
-            obstacles.append(hull)
+        obstacles += _hand_hulls(the_hand, width, height)
 
     # Dice: in a few groups (players' rolls), some touching, a few cocked.
     pairs = [_random_die(rng) for _ in range(n)]
@@ -450,6 +437,69 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                  dice=tuple(dice), seed=int(seed), distractors=tuple(items), hand=the_hand,
                  look=random_look(rng, style), view=view,
                  optics=optics or random_optics(rng, lit.gain), glare=tuple(spots))
+
+
+def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height: int = 1232, *,
+                   style: str | None = None, table: str | None = None, light: str | None = None,
+                   distractors: bool = False, hand: bool = False, glare: bool | None = None,
+                   optics: Optics | None = None) -> Scene:
+    """A scene showing exactly ``dice`` (e.g. from ``place_dice``) on a random table and light.
+
+    For a demo camera: lay known dice in known seat zones with ``place_dice``, then render this.
+    Cards, tokens and coins (``distractors``) and a ``hand`` are kept clear of the given dice.
+    """
+    dice = tuple(dice)
+    size = float(np.mean([d.size for d in dice])) if dice else 80.0
+    base = random_scene(seed, style=style, n_dice=0, width=width, height=height, table=table,
+                        light=light, distractors=False, hand=False, edge=False, die_size=size,
+                        glare=glare, optics=optics)
+    rng = np.random.default_rng([seed, 1])
+    keep_out = [_blocker(_inflate(die_outline(d).astype(np.float64), 0.4 * d.size)) for d in dice]
+    items: list[Distractor] = []
+    if distractors:
+        for kind, count, scale in (("card", 2, (3.2, 4.2)), ("token", 3, (0.9, 1.5)), ("coin", 2, (0.5, 0.9))):
+            for _ in range(count):
+                for _ in range(30):
+                    d = Distractor(kind, (float(rng.uniform(0, width)), float(rng.uniform(0, height))),
+                                   float(size * rng.uniform(*scale)), float(rng.uniform(0, 180)),
+                                   int(rng.integers(0, 1000)))
+                    if _clear_of(distractor_outline(d).astype(np.float64), keep_out):
+                        items.append(d)
+                        break
+    the_hand = None
+    if hand:
+        for _ in range(30):
+            side = int(rng.integers(4))
+            along, reach_in, pw = rng.uniform(0.2, 0.8), rng.uniform(0.1, 0.25), size * rng.uniform(3.8, 5.0)
+            entry, palm = _hand_pose(side, along, reach_in, pw, width, height)
+            cand = Hand(entry, palm, float(pw), int(rng.integers(0, 5)))
+            if all(_clear_of(h, keep_out) for h in _hand_hulls(cand, width, height)):
+                the_hand = cand
+                break
+    spots = tuple(g for g in base.glare if not any(
+        np.hypot(g[0] - d.center[0], g[1] - d.center[1]) < 2 * d.size for d in dice) or rng.random() < 0.5)
+    return dataclasses.replace(base, dice=dice, distractors=tuple(items), hand=the_hand, glare=spots)
+
+
+def _hand_pose(side: int, along: float, reach_in: float, pw: float, width: int,
+               height: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Entry point (outside the frame) and palm centre of a hand reaching in from ``side``."""
+    if side == 0:
+        return (width * along, height + pw), (width * along, height * (1 - reach_in))
+    if side == 1:
+        return (width + pw, height * along), (width * (1 - reach_in), height * along)
+    if side == 2:
+        return (width * along, -pw), (width * along, height * reach_in)
+    return (-pw, height * along), (width * reach_in, height * along)
+
+
+def _hand_hulls(hand: Hand, width: int, height: int) -> list[np.ndarray]:
+    """Convex pieces covering the hand (from a coarse mask), as placement obstacles."""
+    q = 8
+    m = hand_mask(hand, height, width, 1.0 / q)
+    m = cv2.dilate((m > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [cv2.convexHull(c).reshape(-1, 2).astype(np.float64) * q for c in contours]
 
 
 # --- rendering --------------------------------------------------------------------------------

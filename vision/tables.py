@@ -17,7 +17,7 @@ from vision.noise_fields import fine_noise, smooth_noise
 
 TABLE_KINDS: tuple[str, ...] = (
     "wood", "wood_dark", "felt_green", "felt_red", "felt_blue", "felt_darkblue",
-    "laminate_light", "cloth_white", "gingham", "playmat",
+    "laminate_light", "cloth_white", "gingham", "cloth_print", "playmat",
 )
 
 # Base colors, BGR in [0, 1].
@@ -51,7 +51,7 @@ def _wood(rng: np.random.Generator, h: int, w: int, dark: bool) -> np.ndarray:
         late = np.clip((frac - 0.72) / 0.28, 0, 1) ** 2  # latewood: a dark band at the end
         pores = smooth_noise(rng, ph, w, 1.2, 60)
         mottle = smooth_noise(rng, ph, w, 120, 300)
-        shade = 1.0 - 0.28 * late + 0.05 * pores + 0.07 * mottle
+        shade = 1.0 - 0.28 * late + 0.035 * pores + 0.07 * mottle
         tint = base * rng.uniform(0.9, 1.1, 3).astype(np.float32) ** 0.3 * rng.uniform(0.85, 1.12)
         img[y:y1] = shade[:, :, None] * tint
         if y1 < h:
@@ -101,6 +101,40 @@ def _gingham(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     img = light * (1 - amount) + dark * amount
     weave = 1.0 + 0.03 * np.sin(u * 2.4) * np.sin(v * 2.4) + 0.04 * smooth_noise(rng, h, w, 200, 90)
     return img * weave[:, :, None]
+
+
+def _cloth_print(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A printed tablecloth: a light ground with a repeating motif (dots, diamonds, small
+    flowers) in red, blue or dark ink; small colored shapes a reader must not take for dice."""
+    grounds = [(0.80, 0.86, 0.90), (0.62, 0.80, 0.88), (0.78, 0.80, 0.74)]
+    inks = [(0.18, 0.18, 0.65), (0.60, 0.32, 0.12), (0.20, 0.20, 0.22), (0.25, 0.50, 0.25)]
+    ground = np.array(grounds[int(rng.integers(len(grounds)))], np.float32)
+    ink = tuple(float(c) * 255 for c in inks[int(rng.integers(len(inks)))])
+    period = int(rng.uniform(40, 80))
+    motif = int(rng.integers(3))
+    tile = np.zeros((period, period, 3), np.uint8)
+    tile[:] = (ground * 255).astype(np.uint8)
+    c = period // 2
+    if motif == 0:  # polka dots
+        cv2.circle(tile, (c, c), period // 6, ink, -1, cv2.LINE_AA)
+        cv2.circle(tile, (0, 0), period // 10, ink, -1, cv2.LINE_AA)
+    elif motif == 1:  # diamonds
+        r = period // 4
+        cv2.fillConvexPoly(tile, np.array([[c, c - r], [c + r, c], [c, c + r], [c - r, c]]), ink, cv2.LINE_AA)
+    else:  # five-petal flowers
+        for k in range(5):
+            a = 2 * np.pi * k / 5
+            cv2.circle(tile, (int(c + np.cos(a) * period / 9), int(c + np.sin(a) * period / 9)),
+                       period // 11, ink, -1, cv2.LINE_AA)
+        cv2.circle(tile, (c, c), period // 14, (60, 180, 230), -1, cv2.LINE_AA)
+    reps = (h // period + 2, w // period + 2, 1)
+    img = np.tile(tile, reps)[:h, :w].astype(np.float32) / 255.0
+    theta = float(rng.uniform(-8, 8))
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), theta, 1.0)
+    img = cv2.warpAffine(img, rot, (w, h), borderMode=cv2.BORDER_REFLECT)
+    folds = smooth_noise(rng, h, w, 220, 100)
+    shade = 1.0 + 0.03 * folds + 0.015 * fine_noise(rng, h, w, 1.5)
+    return img * shade[:, :, None]
 
 
 def _playmat(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -169,6 +203,8 @@ def _table_u8(kind: str, width: int, height: int, seed: int) -> np.ndarray:
         img = _laminate(rng, height, width)
     elif kind == "gingham":
         img = _gingham(rng, height, width)
+    elif kind == "cloth_print":
+        img = _cloth_print(rng, height, width)
     elif kind == "playmat":
         img = _playmat(rng, height, width)
     else:
