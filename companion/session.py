@@ -505,6 +505,14 @@ class Session:
                 return self.version
             return self.propose_roll(seat, Roll.from_dict(slots), "camera", crop, problems)
 
+    def withdraw_proposal(self, seat: int) -> int:
+        """Take back what was offered to ``seat`` (they re-roll: a new reading is coming)."""
+        with self._lock:
+            if self.proposals.pop(seat, None) is not None:
+                self._crops.pop(seat, None)
+                self._bump_table()
+            return self.version
+
     def set_camera(self, status: dict[str, Any] | None) -> int:
         """Publish what the camera last saw (source, frame, problems per seat) to every viewer."""
         with self._lock:

@@ -32,7 +32,8 @@ DEMO_STYLE = "classic"
 class DemoTable:
     """What the demo camera must show: who sits where, and what each stash holds.
 
-    ``key`` names one roll (e.g. game, round and re-roll count): a new key means a new roll.
+    ``key`` names one round (e.g. game and round): a new key means everyone rolls. ``rerolls``
+    counts, per seat, how often that seat re-rolled this round: only that seat's dice move then.
     ``faults`` asks, for a roll, for a misread die ("cocked": one die leans on another, so no face
     is on top) or a mismatch ("missing": one die has rolled off the table) at a seat, to show
     what the table does then; faults apply to that key only.
@@ -42,6 +43,11 @@ class DemoTable:
     zones: Zones
     stashes: tuple[Mapping[str, int], ...]
     faults: tuple[tuple[str, int], ...] = ()
+    rerolls: tuple[int, ...] = ()
+
+    def roll_of(self, seat: int) -> tuple:
+        """What names the roll of one seat: the round, and that seat's re-rolls."""
+        return (self.key, seat, self.rerolls[seat] if seat < len(self.rerolls) else 0)
 
 
 class DemoCamera:
@@ -85,10 +91,10 @@ class DemoCamera:
     def frame(self) -> np.ndarray:
         with self._lock:
             table = self._table()
-            key = None if table is None else table.key
-            if key != self._key or self._still is None:
-                self._key = key
-                self._start_roll(table)
+            rolls = None if table is None else tuple(table.roll_of(seat) for seat in range(len(table.stashes)))
+            if rolls != self._key or self._still is None:
+                self._start_roll(table, self._key)
+                self._key = rolls
             if self._queue:
                 return self._queue.pop(0)
             assert self._still is not None
@@ -103,19 +109,24 @@ class DemoCamera:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _start_roll(self, table: DemoTable | None) -> None:
+    def _start_roll(self, table: DemoTable | None, before: tuple | None) -> None:
         if table is None:
             self.truth = ()
             self._queue = []
             self._still = render(self._base)[0]
             return
-        rng = np.random.default_rng(_key_seed(self._seed, table.key))
         zones = table.zones.scaled_to(self.width, self.height)
         faults = dict((seat, kind) for kind, seat in table.faults)
         dice: list[DieSpec] = []
+        moved: set[int] = set()
         for seat, stash in enumerate(table.stashes):
             if seat >= len(zones.polygons):
                 break
+            roll = table.roll_of(seat)
+            if before is None or seat >= len(before) or before[seat] != roll:
+                moved.add(seat)
+            # Each seat's dice depend on that seat's roll alone: a re-roll moves no one else's dice.
+            rng = np.random.default_rng(_key_seed(self._seed, roll))
             rolled = [(color, _roll(rng, color)) for color in ("white", "red", "blue") for _ in range(stash.get(color, 0))]
             fault = faults.get(seat)
             if fault == "missing" and rolled:
@@ -126,17 +137,21 @@ class DemoCamera:
                 # a cocked die leans on a neighbour, so lay it down last
                 rolled.append(rolled.pop(i))
             zone = _shrunk(zones.polygons[seat], 0.72)
-            dice.extend(place_dice(rolled, zone, rng, size=self._die_size, touching=0.25, existing=dice, seat=seat))
+            dice.extend(place_dice(rolled, zone, rng, size=self._die_size, touching=0.25, seat=seat))
+        rng = np.random.default_rng(_key_seed(self._seed, tuple(table.roll_of(s) for s in range(len(table.stashes)))))
         final = dataclasses.replace(self._base, dice=tuple(dice), noise_seed=int(rng.integers(1 << 30)))
         self.truth = tuple(dice)
-        self._queue = [self._tumbling(final, rng, f) for f in range(self._tumble_frames)]
+        self._queue = [self._tumbling(final, rng, f, moved) for f in range(self._tumble_frames)]
         self._still = render(final)[0]
 
-    def _tumbling(self, final: Scene, rng: np.random.Generator, f: int) -> np.ndarray:
-        """A frame with the dice still rolling: off their places, tilted, blurred."""
+    def _tumbling(self, final: Scene, rng: np.random.Generator, f: int, moving: set[int]) -> np.ndarray:
+        """A frame with the dice of the ``moving`` seats still rolling: off their places, tilted."""
         p = (f + 1) / (self._tumble_frames + 1)
         dice = []
         for d in final.dice:
+            if d.seat not in moving:
+                dice.append(d)
+                continue
             angle = rng.uniform(0, 2 * np.pi)
             shift = d.size * 2.5 * (1 - p)
             faces = die_faces(d.color)
@@ -144,8 +159,7 @@ class DemoCamera:
                 d, center=(d.center[0] + shift * np.cos(angle), d.center[1] + shift * np.sin(angle)),
                 angle=float(d.angle + rng.uniform(-60, 60)), cocked=True, symbol=None,
                 tilt=float(rng.uniform(30, 60)), faces=(faces[int(rng.integers(6))], faces[int(rng.integers(6))])))
-        scene = dataclasses.replace(final, dice=tuple(dice), noise_seed=final.noise_seed + 1 + f,
-                                    optics=dataclasses.replace(final.optics, blur=final.optics.blur + 2.0))
+        scene = dataclasses.replace(final, dice=tuple(dice), noise_seed=final.noise_seed + 1 + f)
         return render(scene)[0]
 
 

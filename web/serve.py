@@ -30,12 +30,32 @@ def make_server(app, host: str = "0.0.0.0", port: int = 8000):
 def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0):
     """Run ``app`` on a real waitress server in a daemon thread (for tests and the benchmark).
 
-    Returns (base URL, server); ``server.close()`` stops accepting connections."""
+    Returns (base URL, server); ``server.close()`` stops it: the loop is told to end first, so
+    closing the listening socket never races the loop's select.
+    """
     import threading
 
     server = make_server(app, host, port)
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:
+            if not stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, name="waitress", daemon=True)
     thread.start()
+    close = server.close
+
+    def stop() -> None:
+        stopping.set()
+        server.task_dispatcher.shutdown(timeout=1)
+        close()
+        thread.join(timeout=5)
+
+    server.close = stop
     return f"http://{host}:{server.effective_port}", server
 
 

@@ -121,21 +121,26 @@ class TableCamera:
         if state is None or state.phase is not Phase.BIDDING:
             return None if state is None else self._last_demo
         zones = self.zones_for(len(state.players))
-        key = (self.session.game_id, state.round, tuple(sorted(self._rerolls.items())))
+        key = (self.session.game_id, state.round)
+        if key != self._rerolls_key:
+            self._rerolls, self._rerolls_key = {}, key
+        rerolls = tuple(self._rerolls.get(seat, 0) for seat in range(len(state.players)))
         faults = tuple(
             fault for fault in self.demo_faults.by_round.get(state.round + 1, ())
-            if self._rerolls.get(fault[1], 0) == 0  # a re-roll clears the fault, as at a real table
+            if rerolls[fault[1]] == 0  # a re-roll clears the fault, as at a real table
         )
-        table = DemoTable(key, zones, tuple(s.as_dict() for s in state.stashes), faults)
+        table = DemoTable(key, zones, tuple(s.as_dict() for s in state.stashes), faults, rerolls)
         self._last_demo = table
         return table
 
     _last_demo: DemoTable | None = None
+    _rerolls_key: tuple | None = None
 
     def reroll(self, seat: int) -> None:
         """The player re-rolls (demo camera: a fresh roll of that seat's dice is rendered)."""
         with self._lock:
             self._rerolls[seat] = self._rerolls.get(seat, 0) + 1
+        self.session.withdraw_proposal(seat)
 
     # Zones ----------------------------------------------------------------------------------------
 
