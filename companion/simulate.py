@@ -59,12 +59,15 @@ def play_game(
     state = new_game(names, rng.getrandbits(32))
     while state.phase is not Phase.FINISHED and state.round < round_cap:
         if state.phase is Phase.BIDDING:
+            before = len(played)
             for _ in range(2):  # first all the rolls, then all the bids
                 for seat in range(n):
                     action = bots[seat].act(seat_view(state, seat), rng)
                     if action is not None:
                         state = apply(state, action)
                         played.append(action)
+            if len(played) == before:  # a bot that never bids would loop forever
+                raise RuntimeError(f"round {state.round + 1}: no bot rolled or bid")
         else:
             decision = pending_decision(state)
             assert decision is not None
