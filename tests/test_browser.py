@@ -206,7 +206,16 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
         gus.page.goto(server.base + "/play")
         gus.wait_step("sealed")
         assert "Ivo" in gus.page.locator("#sealed").text_content()
-        ivo.roll_for_me()
+        # Ivo's virtual dice are proposed by the table: after a reload the pad offers the same dice.
+        ivo.page.locator("#roll-for-me").click()
+        ivo.page.wait_for_function("() => !document.querySelector('#confirm-roll').disabled")
+        dice = ivo.page.eval_on_selector_all(".die-btn", "bs => bs.map(b => b.getAttribute('aria-label'))")
+        ivo.page.reload()
+        ivo.wait_step("roll")
+        ivo.page.wait_for_function("() => !document.querySelector('#confirm-roll').disabled")
+        assert ivo.page.eval_on_selector_all(".die-btn", "bs => bs.map(b => b.getAttribute('aria-label'))") == dice
+        ivo.page.locator("#confirm-roll").click()
+        ivo.wait_step("bid")
         ivo.bid(rng)
         table.locator(".reveal").first.wait_for()
     finally:

@@ -27,7 +27,7 @@
   let watching = null;
 
   function freshDraft(round) {
-    return { round, roll: null, selected: null, rollSource: null, bids: [], give: {}, take: {}, editRoll: false };
+    return { round, roll: null, selected: null, rollSource: null, proposalKey: null, touched: false, bids: [], give: {}, take: {}, editRoll: false };
   }
 
   function showError(message) {
@@ -96,6 +96,7 @@
       const res = await GD.api("POST", "/api/roll-for-me", {});
       draft.roll = normalRoll((res.proposed_roll && res.proposed_roll.roll) || res.roll);
       draft.rollSource = "virtual";
+      draft.touched = false;
       draft.selected = null;
       showError(null);
     } catch (e) {
@@ -201,15 +202,24 @@
 
   function renderRoll(me) {
     const stash = me.stash;
+    // A new reading (the camera's, or virtual dice) replaces the pad's dice unless the player has
+    // already corrected some by hand.
+    const proposed = view.proposed_roll && view.proposed_roll.roll ? normalRoll(view.proposed_roll.roll) : null;
+    const proposalKey = proposed ? JSON.stringify([view.proposed_roll.source, proposed]) : null;
+    if (proposed && rollFits(proposed, stash) && proposalKey !== draft.proposalKey && !draft.touched) {
+      draft.roll = proposed;
+      draft.proposalKey = proposalKey;
+      draft.rollSource = view.proposed_roll.source === "virtual" ? "virtual" : "camera";
+      draft.selected = null;
+    }
     if (!draft.roll || !rollFits(draft.roll, stash)) {
-      const proposed = view.proposed_roll && view.proposed_roll.roll;
-      if (proposed && rollFits(normalRoll(proposed), stash)) { draft.roll = normalRoll(proposed); draft.rollSource = view.proposed_roll.source === "virtual" ? "virtual" : "camera"; }
-      else if (me.roll && rollFits(normalRoll(me.roll), stash)) { draft.roll = normalRoll(me.roll); draft.rollSource = "sent"; }
+      if (me.roll && rollFits(normalRoll(me.roll), stash)) { draft.roll = normalRoll(me.roll); draft.rollSource = "sent"; }
       else {
         draft.roll = {};
         for (const c of COLORS) draft.roll[c] = Array(stash[c] || 0).fill(null);
         draft.rollSource = null;
       }
+      draft.touched = false;
     }
     const roll = draft.roll;
     if (draft.selected === null) {
@@ -251,6 +261,7 @@
       for (const s of SYMBOLS) {
         const b = button(null, () => {
           roll[c][i] = s;
+          draft.touched = true;
           draft.selected = null;
           for (const cc of COLORS) { const j = roll[cc].indexOf(null); if (j >= 0) { draft.selected = [cc, j]; break; } }
           render();
@@ -273,7 +284,23 @@
     const virtual = actButton("Roll for me", rollForMe, "btn");
     virtual.id = "roll-for-me";
     box.append(el("div", "actions", virtual, confirm));
-    if (draft.editRoll) box.append(button("Keep my sent dice", () => { draft.editRoll = false; draft.roll = null; render(); }, "btn link"));
+    if (draft.rollSource === "camera") {
+      // The camera read the dice wrong or missed one: roll again and let it read them anew.
+      const again = actButton("I rolled again: read my dice", async () => {
+        busy = true;
+        render();
+        try {
+          await GD.api("POST", "/api/camera/reroll", {});
+          draft.roll = null;
+          draft.selected = null;
+          showError(null);
+        } catch (e) { showError(e.message); }
+        busy = false;
+        render();
+      }, "btn link");
+      box.append(again);
+    }
+    if (draft.editRoll) box.append(button("Keep my sent dice", () => { draft.editRoll = false; draft.roll = null; draft.touched = false; render(); }, "btn link"));
     return box;
   }
 
@@ -292,7 +319,7 @@
     const r = el("div", "roll");
     for (const c of COLORS) for (const s of roll[c] || []) r.append(die(c, s));
     rollBox.append(r);
-    rollBox.append(button("Change dice", () => { draft.editRoll = true; draft.roll = normalRoll(roll); draft.rollSource = "sent"; render(); }, "btn link"));
+    rollBox.append(button("Change dice", () => { draft.editRoll = true; draft.roll = normalRoll(roll); draft.rollSource = "sent"; draft.touched = true; render(); }, "btn link"));
     out.push(rollBox);
 
     draft.bids.forEach((bid, k) => {
