@@ -325,3 +325,28 @@ def test_a_missing_seed_or_a_bad_player_list_is_an_error():
     assert "seed" in _replay_error({k: v for k, v in EXAMPLE.items() if k != "seed"})
     assert "players" in _replay_error(dict(EXAMPLE, players="Ann"))
     assert "Ann" in _replay_error(dict(EXAMPLE, players=["Ann", "Ann", "Cat"]))
+
+
+def test_investigator_take_is_required_only_when_several_colors_are_on_the_investigator():
+    from companion.replay import ReplayError, play
+
+    required = 0
+    for seed in range(200):
+        doc, _ = _bot_game(seed)
+        for index, round_doc in enumerate(doc["rounds"]):
+            if "investigator_take" not in round_doc["choices"]:
+                continue
+            doc["rounds"] = doc["rounds"][: index + 1]
+            expected = state_json(play(doc))
+            taken = round_doc["choices"].pop("investigator_take")
+            try:
+                out = state_json(play(doc))
+            except ReplayError as error:
+                assert f"round {index + 1}" in str(error) and "investigator_take is required" in str(error)
+                required += 1
+            else:  # one color only (the holder could have declined with the Lawyer): taken by itself
+                assert out == expected and taken
+            break
+        if required >= 3:
+            break
+    assert required >= 3
