@@ -226,7 +226,7 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
 
 def test_late_joiners_become_spectators(browser, server):
     tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Jo", "Kim", "Lia", "Mo")]
+    phones = [Phone(browser, server, name) for name in ("Jo", "Kim", "Lia", "<i>Mo</i>")]
     extra = []
     try:
         for p in phones:
@@ -240,8 +240,12 @@ def test_late_joiners_become_spectators(browser, server):
         ned.wait_step("spectator")
         assert "full" in ned.page.locator("#app").text_content()
         assert ned.token() is None
+        # Names are shown as text, never as markup.
+        assert table.locator(".lobby-seats .seat-green").text_content().startswith("<i>Mo</i>")
+        assert table.locator(".lobby-seats i").count() == 0
         start_game(table, phones)
         ned.page.locator(".token").first.wait_for()
+        assert ned.page.locator(".players i").count() == 0
         # A phone that opens the pad after the start gets no join form: the public game only.
         late = Phone(browser, server, "Lou")
         extra.append(late)
