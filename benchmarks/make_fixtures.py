@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.render_cli import write_renders  # noqa: E402
 
 TEACH_COUNT, TEST_COUNT = 8, 6
+QUALITY = 83  # about 85, a little lower to leave room in the 12 MB budget
 FIXTURE_STYLES = ("classic", "line", "bold")
 
 
@@ -31,7 +32,7 @@ def make_fixtures(out: Path) -> None:
             folder = out / style / part
             if folder.exists():
                 shutil.rmtree(folder)
-            write_renders(folder, style, count, seed, None, all_faces=all_faces, quality=85,
+            write_renders(folder, style, count, seed, None, all_faces=all_faces, quality=QUALITY,
                           prefix=f"{style}_{part}", cycle=True)
 
 

@@ -105,6 +105,16 @@ def test_dice_never_interpenetrate(seed):
         assert not overlaps(a, b), (a, b)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_dice_keep_off_tokens_and_coins(seed):
+    scene = random_scene(5109 + seed, n_dice=20, width=2304, height=1296, distractors=True)
+    rounds = [d for d in scene.distractors if d.kind in ("token", "coin")]
+    for t in rounds:
+        for d in scene.dice:
+            gap = np.linalg.norm(die_outline(d) - np.asarray(t.center), axis=1).min()
+            assert np.hypot(*np.subtract(d.center, t.center)) > t.size / 2 and gap > t.size / 2 - 1, (t, d)
+
+
 def test_touching_dice_are_in_contact():
     scene = random_scene(7, n_dice=20, touching=1.0, distractors=False)
     def gap(pa, pb):  # distance from the nearest corner of pa to polygon pb (< 0: inside)

@@ -143,7 +143,9 @@ def _separated(a: np.ndarray, b: np.ndarray, gap: float = 0.0) -> bool:
     """Separating-axis test for convex polygons: True when they are at least ``gap`` apart."""
     edges = np.concatenate([np.roll(a, -1, axis=0) - a, np.roll(b, -1, axis=0) - b])
     axes = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
-    axes /= np.maximum(np.linalg.norm(axes, axis=1, keepdims=True), 1e-12)
+    norms = np.linalg.norm(axes, axis=1, keepdims=True)
+    keep = norms[:, 0] > 1e-9  # a repeated vertex gives a zero edge, which separates nothing
+    axes = axes[keep] / norms[keep]
     pa, pb = a @ axes.T, b @ axes.T
     return bool(np.any((pa.max(axis=0) + gap <= pb.min(axis=0)) | (pb.max(axis=0) + gap <= pa.min(axis=0))))
 
