@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("image", metavar="IMAGE")
     read.add_argument("--profile", metavar="PROFILE.json", help="taught profile (default: the shipped one)")
     read.set_defaults(run=_read)
+    from .render_cli import add_render_command
+    add_render_command(subcommands)
     return parser
 
 
