@@ -192,7 +192,7 @@
     box.classList.add("outcome-card");
     if (r.instructions.length) {
       const ol = el("ol", "steps");
-      for (const line of r.instructions) ol.append(el("li", line.startsWith(view.you.name + ":") ? "mine" : "", line));
+      for (const line of r.instructions) ol.append(el("li", line.startsWith(view.you.name + ":") ? "my-step" : "", line));
       box.append(ol);
     } else box.append(el("p", "muted", "Nothing to move."));
     const more = el("details", "more", el("summary", null, "All bids and scores"), GD.revealPanel(r, colors, { title: `Round ${r.round}`, instructions: false, compact: true }));
