@@ -104,4 +104,13 @@ def roll_dice(dice: Dice, rng: random.Random) -> Roll:
 
     Virtual dice for play without a camera and for bots; randomness comes only from ``rng``.
     """
-    return Roll(*(tuple(rng.choice(FACES[color]) for _ in range(n)) for color, n in zip(COLORS, dice)))
+    choice = rng.choice  # one die after the other, white first: the same draws for the same rng
+    white, red, blue = dice
+    return Roll(
+        tuple([choice(_WHITE) for _ in range(white)]),
+        tuple([choice(_RED) for _ in range(red)]),
+        tuple([choice(_BLUE) for _ in range(blue)]),
+    )
+
+
+_WHITE, _RED, _BLUE = FACES["white"], FACES["red"], FACES["blue"]

@@ -89,6 +89,7 @@ class Tally:
     rounds: int = 0
     capped: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     seat_wins: list[int] = field(default_factory=list)
     bot_wins: dict[str, int] = field(default_factory=dict)
     bot_seats: dict[str, int] = field(default_factory=dict)
@@ -115,7 +116,14 @@ class Tally:
             + ", ".join(f"{name} {self.bot_wins[name] / self.bot_seats[name]:.1%}" for name in self.bot_seats)
         )
         lines.append(f"mean rounds: {self.rounds / games:.2f}")
-        lines.append(f"games per second: {self.games / self.seconds:.0f}" if self.seconds > 0 else "games per second: -")
+        if self.seconds > 0 and self.cpu_seconds > 0:
+            # CPU time too: on a busy machine the wall clock also counts other programs' turns.
+            lines.append(
+                f"games per second: {self.games / self.seconds:.0f} "
+                f"({self.games / self.cpu_seconds:.0f} per second of this process's CPU time)"
+            )
+        else:
+            lines.append("games per second: -")
         lines.append(f"games stopped at the round cap: {self.capped}")
         return "\n".join(lines)
 
@@ -131,11 +139,12 @@ def simulate(
     kinds = [make_bot(name) for name in bot_names]
     rng = random.Random(seed)
     tally = Tally(players)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for number in range(games):
         seats = [kinds[(number + seat) % len(kinds)] for seat in range(players)]
         tally.add(play_game(seats, rng.getrandbits(64), round_cap))
     tally.seconds = time.perf_counter() - start
+    tally.cpu_seconds = time.process_time() - cpu_start
     return tally
 
 

@@ -39,8 +39,7 @@ class Bid:
     favor: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(NamedTuple):
     """One thing that happened while a round was resolved, for the table's instructions.
 
     ``kind`` is one of: control (seat takes ``token``), lawyer_favor, speakeasy_exchange (``give``
@@ -83,7 +82,7 @@ class GameState(NamedTuple):
     """Everything about a game at one moment.
 
     A named tuple rather than a dataclass: the engine derives a new state for every action, and
-    ``_replace`` copies one in a fraction of the time a frozen dataclass takes to build, which
+    :meth:`evolve` copies one in a fraction of the time a frozen dataclass takes to build, which
     is what lets bots play hundreds of games a second. Change it only through the engine.
     """
 
