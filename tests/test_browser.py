@@ -27,7 +27,7 @@ def start_game(table, phones, mode_label="Tutorial", setup=None):
 def play_until_over(table, phones, rng, *, shots=False, deadline=GAME_DEADLINE):
     """Tap through rounds on every phone until the game ends; returns the rounds seen."""
     end = time.monotonic() + deadline
-    seen = {"bid": False, "sealed": False, "decide": False, "reveal": False}
+    seen = {"bid": False, "sealed": False, "reveal": False}
     rounds = set()
     while True:
         assert time.monotonic() < end, "the game did not end in time"
@@ -47,9 +47,10 @@ def play_until_over(table, phones, rng, *, shots=False, deadline=GAME_DEADLINE):
                     shot(p.page, "phone-sealed")
                     seen["sealed"] = True
             elif step == "decide":
-                if shots and not seen["decide"]:
-                    shot(p.page, "phone-decision")
-                    seen["decide"] = True
+                kind = p.page.locator(".decision").get_attribute("data-kind")
+                if shots and kind not in seen:
+                    shot(p.page, f"phone-decision-{kind}")
+                    seen[kind] = True
                 if shots and not seen["reveal"]:
                     table.locator(".reveal").first.wait_for()
                     shot(table, "table-reveal")

@@ -266,7 +266,7 @@ const GD = (() => {
       grid.append(card);
     }
     box.append(grid);
-    if (unbid.length) box.append(el("p", "nobids", `No bids on the ${unbid.join(", ")}: not influenced.`));
+    if (unbid.length) box.append(el("p", "nobids", `No bids on the ${unbid.join(", the ")}: not influenced.`));
     if (r.instructions && r.instructions.length && opts.instructions !== false) {
       box.append(instructionsList(r.instructions, opts.instructionsTitle || "On the table"));
     }
