@@ -192,12 +192,14 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
              color: tuple[float, float, float], paint: tuple[float, float, float],
              style: str, symbol: str | None, lean: tuple[float, float], shading: Shading,
              cocked_tilt: float = 0.0, cocked_symbols: tuple[str, str] = ("finger", "finger"),
-             glare: float = 0.0, wear: float = 0.0, seed: int = 0) -> None:
+             glare: float = 0.0, wear: float = 0.0, seed: int = 0,
+             bounce: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> None:
     """Draw one die onto ``canvas`` (float32 BGR, in place).
 
     ``center`` is where the middle of the top face (or of a cocked die's ridge outline) lands in
     the image; ``lean`` is how far the top is displaced from the footprint by perspective;
-    ``wear`` (0..1) rubs paint off the symbol in blotches placed by ``seed``.
+    ``wear`` (0..1) rubs paint off the symbol in blotches placed by ``seed``; ``bounce`` is
+    the relative color of the table around the die, which tints the sides (reflected light).
     """
     col = np.asarray(color, np.float32)
     pnt = np.asarray(paint, np.float32)
@@ -258,7 +260,8 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
         cv2.fillConvexPoly(sides, np.round(quad * 16).astype(np.int32), (col * shade * 0.9).tolist(),
                            cv2.LINE_AA, 4)
     rim = np.exp(-((1.0 - level) / 0.18) ** 2) * (0.12 * shading.gloss)
-    sides = sides * (0.55 + 0.45 * level)[:, :, None] + rim[:, :, None]
+    tint = 0.75 + 0.25 * np.asarray(bounce, np.float32)
+    sides = sides * tint * (0.55 + 0.45 * level)[:, :, None] + rim[:, :, None]
     sides = cv2.GaussianBlur(sides, (3, 3), 0.8)
     body_a = body.astype(np.float32) / 255.0
 

@@ -202,9 +202,12 @@ def _touch_candidate(rng: np.random.Generator, anchor: DieSpec, die: DieSpec,
     normal = np.array([np.cos(a), np.sin(a)])
     tangent = np.array([-normal[1], normal[0]])
     slide = rng.uniform(-0.45, 0.45) * anchor.size
-    angle = anchor.angle + (rng.uniform(-8, 8) if rng.random() < 0.6 else 0.0)
+    # Square outlines line up every 90 degrees; which way the symbol faces is free.
+    turn = 90 * int(rng.integers(4))
+    angle = anchor.angle + turn + (rng.uniform(-8, 8) if rng.random() < 0.6 else 0.0)
     if die.cocked:
-        angle = anchor.angle + 90 * side + 90  # leaning toward the anchor: ridge parallel to it
+        # Leaning toward the anchor: the ridge runs parallel to the anchor's touching face.
+        angle = anchor.angle + 90 * side + 90 + 180 * int(rng.integers(2))
     # Both outlines' extents along the anchor's face normal give the exact contact distance
     # (the normal is a separating axis, so at that distance they touch without overlapping).
     c0 = np.asarray(anchor.center)
@@ -250,7 +253,7 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
         cocked = symbol is None
         faces = die_faces(color)
         template = DieSpec(color=color, symbol=symbol, center=(0.0, 0.0), size=float(s),
-                           angle=float(rng.uniform(0, 90)), cocked=cocked,
+                           angle=float(rng.uniform(0, 360)), cocked=cocked,
                            tilt=float(rng.uniform(35, 55)) if cocked else 0.0,
                            faces=(faces[rng.integers(6)], faces[rng.integers(6)]), seat=seat)
         result = None
@@ -549,7 +552,7 @@ def labels(scene: Scene) -> dict:
             continue
         item = {"color": d.color, "symbol": None if d.cocked else d.symbol,
                 "center": [round(float(d.center[0]), 1), round(float(d.center[1]), 1)],
-                "size": round(float(d.size), 1), "angle": round(float(d.angle) % 90, 1)}
+                "size": round(float(d.size), 1), "angle": round(float(d.angle) % 360, 1)}
         if d.cocked:
             item["cocked"] = True
         if d.seat is not None:
@@ -599,11 +602,16 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
         die_rng = np.random.default_rng([scene.seed, i])
         body = np.clip(np.asarray(_body_color(scene.look, d.color)) * die_rng.uniform(0.96, 1.04, 3), 0, 1)
         wear = float(die_rng.uniform(0.3, 0.8)) if die_rng.random() < scene.look.wear else 0.0
+        # Light bouncing off the table tints the die's sides with the table's color.
+        x, y = int(np.clip(d.center[0], 0, scene.width - 1)), int(np.clip(d.center[1], 0, scene.height - 1))
+        r = int(d.size)
+        around = img[max(0, y - r):y + r:4, max(0, x - r):x + r:4].reshape(-1, 3).mean(axis=0)
+        bounce = np.clip(around / max(float(around.mean()), 0.05), 0.6, 1.6)
         draw_die(img, center=d.center, size=d.size, angle=d.angle, color=tuple(body),
                  paint=_paint(scene.look, d.color), style=scene.style,
                  symbol=None if d.cocked else d.symbol, lean=leans[i], shading=shading,
                  cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces, wear=wear,
-                 seed=int(die_rng.integers(1 << 31)))
+                 seed=int(die_rng.integers(1 << 31)), bounce=tuple(float(v) for v in bounce))
 
     if scene.hand is not None:
         draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 0.7), light.shadow_strength)
