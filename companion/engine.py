@@ -495,14 +495,23 @@ def _end_round(state: GameState) -> GameState:
     )
 
 
+#: The index in TOKENS of the token whose winner decides at each step.
+_STEP_TOKEN = {
+    Step.SPEAKEASY: TOKENS.index("speakeasy"),
+    Step.STREETS: TOKENS.index("streets"),
+    Step.INVESTIGATOR: TOKENS.index("investigator"),
+}
+
+
 def _decider(state: GameState, player: str, step: Step, what: str) -> int:
+    """The seat of ``player``, who must be the one asked to decide at ``step`` right now."""
     seat = _seat_of(state, player)
     if state.phase is not Phase.RESOLVING or state.step is not step:
         raise IllegalAction(player, f"nobody is asked {what} now")
-    decision = pending_decision(state)
-    if decision is None or decision.seat != seat:
-        expected = state.players[decision.seat] if decision else "nobody"
-        raise IllegalAction(player, f"it is {expected}, not you, who decides {what}")
+    # The winner of the token being settled, or the Investigator's holder for the last step.
+    expected = state.holder if step is Step.TAKE else state.reveal.winners[_STEP_TOKEN[step]]  # type: ignore[union-attr]
+    if expected != seat:
+        raise IllegalAction(player, f"it is {state.players[expected]}, not you, who decides {what}")  # type: ignore[index]
     return seat
 
 

@@ -31,8 +31,7 @@ class Step(int, Enum):
     TAKE = 4  # end of round: the Investigator's holder takes a die
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(NamedTuple):
     """A sealed bid: a symbol and the favor card played with it (None only with an empty hand)."""
 
     symbol: str
