@@ -76,7 +76,8 @@ def test_label_centers_lie_on_the_die_top_face(seed, style):
 
 
 def test_isolated_die_color_centroid_matches_label():
-    scene = random_scene(5, style="classic", n_dice=8, table="felt_green", light="neutral",
+    scene = random_scene(5, style="classic", n_dice=8, width=1200, height=900, die_size=80,
+                         table="felt_green", light="neutral",
                          glare=False, hand=False, distractors=False, touching=0.0, cocked_fraction=0.0)
     img, labels = render(scene)
     centers = np.array([d["center"] for d in labels["dice"]])
@@ -128,7 +129,8 @@ def test_touching_dice_are_in_contact():
 
 
 def test_cocked_dice_are_labelled_without_symbol():
-    scene = random_scene(21, n_dice=20, cocked_fraction=0.3, hand=False)
+    scene = random_scene(21, n_dice=20, width=1200, height=900, die_size=60, cocked_fraction=0.3,
+                         hand=False)
     _, labels = render(scene)
     cocked = [d for d in scene.dice if d.cocked]
     assert len(cocked) >= 4
@@ -137,7 +139,8 @@ def test_cocked_dice_are_labelled_without_symbol():
 
 
 def test_all_faces_covers_every_color_and_symbol():
-    _, labels = render(random_scene(4, n_dice=14, all_faces=True, hand=False))
+    _, labels = render(random_scene(4, n_dice=14, width=1200, height=900, die_size=60,
+                                    all_faces=True, hand=False))
     seen = {(d["color"], d["symbol"]) for d in labels["dice"]}
     assert {(c, s) for c in COLORS for s in SYMBOLS} <= seen
 
@@ -162,7 +165,7 @@ def test_place_dice_keeps_dice_inside_their_zones():
 
 
 def test_hand_scene_keeps_labels_valid():
-    scene = random_scene(9, n_dice=12, hand=True)
+    scene = random_scene(9, n_dice=12, width=1200, height=900, die_size=60, hand=True)
     assert scene.hand is not None
     _, labels = render(scene)
     assert len(labels["dice"]) == len(scene.dice)

@@ -2,7 +2,8 @@
 
 A ``Light`` is a small immutable description; the functions here apply it to a float32 BGR image.
 Presets cover the rooms a table companion meets: a neutral ceiling light, a warm lamp, cool
-daylight, a dim evening room and a hard, low spotlight with crisp long shadows.
+daylight, a dim evening room, a hard, low spotlight with crisp long shadows, and a mixed room
+(a lamp plus a window) where every die throws two shadows.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from vision.noise_fields import smooth_noise
 
-LIGHT_KINDS: tuple[str, ...] = ("neutral", "warm", "cool", "dim", "hard")
+LIGHT_KINDS: tuple[str, ...] = ("neutral", "warm", "cool", "dim", "hard", "mixed")
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,8 @@ class Light:
     ``azimuth``/``elevation`` (degrees) point toward the main light; ``tint`` multiplies BGR;
     ``gain`` is overall brightness; ``falloff`` darkens away from ``hotspot`` (fractions of the
     frame); ``shadow_strength``/``shadow_blur`` (blur in die sizes) shape cast shadows;
-    ``glare_spots`` is how many bright specular blobs appear on the table or dice.
+    ``glare_spots`` is how many bright specular blobs appear on the table or dice;
+    a second, weaker light (``fill_*``) throws a second shadow when ``fill_strength`` > 0.
     """
 
     kind: str
@@ -38,6 +40,9 @@ class Light:
     shadow_strength: float
     shadow_blur: float
     glare_spots: int
+    fill_azimuth: float = 0.0
+    fill_elevation: float = 60.0
+    fill_strength: float = 0.0
 
 
 def random_light(rng: np.random.Generator, kind: str | None = None) -> Light:
@@ -52,6 +57,7 @@ def random_light(rng: np.random.Generator, kind: str | None = None) -> Light:
         "cool": ((1.12, 1.0, 0.88), 1.0, 50, 75, 0.50, 0.35, 0.25),
         "dim": ((0.90, 0.97, 1.05), 0.55, 45, 70, 0.45, 0.35, 0.45),
         "hard": ((1.0, 1.0, 1.0), 1.08, 35, 55, 0.70, 0.05, 0.30),
+        "mixed": ((0.92, 0.98, 1.06), 0.95, 45, 70, 0.45, 0.15, 0.30),
     }[kind]
     tint, gain, el_lo, el_hi, shadow, blur, falloff = base
     return Light(
@@ -66,18 +72,25 @@ def random_light(rng: np.random.Generator, kind: str | None = None) -> Light:
         shadow_strength=float(shadow * rng.uniform(0.85, 1.1)),
         shadow_blur=float(blur * rng.uniform(0.7, 1.3)),
         glare_spots=int(rng.integers(0, 3)),
+        fill_azimuth=float(rng.uniform(0, 360)),
+        fill_elevation=float(rng.uniform(40, 70)),
+        fill_strength=float(rng.uniform(0.25, 0.4)) if kind == "mixed" else 0.0,
     )
 
 
-def shadow_offset(light: Light, height: float) -> np.ndarray:
-    """How far (x, y) a point ``height`` above the table throws its shadow."""
-    az, el = np.radians(light.azimuth), np.radians(light.elevation)
+def shadow_offset(light: Light, height: float, fill: bool = False) -> np.ndarray:
+    """How far (x, y) a point ``height`` above the table throws its shadow (from the main
+    light, or from the fill light when ``fill``)."""
+    if fill:
+        az, el = np.radians(light.fill_azimuth), np.radians(light.fill_elevation)
+    else:
+        az, el = np.radians(light.azimuth), np.radians(light.elevation)
     reach = height / np.tan(el)
     return -np.array([np.cos(az), np.sin(az)], np.float32) * reach
 
 
 def apply_shadows(img: np.ndarray, polygons: list[np.ndarray], light: Light, die_size: float,
-                  contact: list[np.ndarray]) -> None:
+                  contact: list[np.ndarray], fill_polygons: list[np.ndarray] = ()) -> None:
     """Darken ``img`` in place under soft cast shadows and contact shadows.
 
     Drawn at quarter resolution and blurred: shadows are soft, and this keeps them cheap.
@@ -94,7 +107,14 @@ def apply_shadows(img: np.ndarray, polygons: list[np.ndarray], light: Light, die
     sigma = max(0.6, light.shadow_blur * die_size / q)
     cast_f = cv2.GaussianBlur(cast.astype(np.float32) / 255.0, (0, 0), sigma)
     near_f = cv2.GaussianBlur(near.astype(np.float32) / 255.0, (0, 0), max(0.8, 0.08 * die_size / q))
-    dark = np.clip(light.shadow_strength * cast_f + 0.35 * near_f, 0, 0.9)
+    dark = light.shadow_strength * cast_f + 0.35 * near_f
+    if light.fill_strength > 0 and len(fill_polygons):
+        second = np.zeros((sh, sw), np.uint8)
+        for poly in fill_polygons:
+            cv2.fillPoly(second, [np.round(poly * (16 / q)).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        second_f = cv2.GaussianBlur(second.astype(np.float32) / 255.0, (0, 0), sigma * 1.5)
+        dark = 1.0 - (1.0 - dark) * (1.0 - light.fill_strength * second_f)
+    dark = np.clip(dark, 0, 0.9)
     img *= 1.0 - cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
 
 

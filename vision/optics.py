@@ -33,7 +33,7 @@ def random_optics(rng: np.random.Generator, gain: float = 1.0) -> Optics:
 _TILE_MARGIN = 256
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _noise_tile(height: int, width: int) -> np.ndarray:
     """A fixed bank of sensor noise a little larger than the frame.
 

@@ -578,19 +578,22 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     leans = [view.lean(d.center, d.size) for d in scene.dice]
 
     # Cast and contact shadows of every die first, so no shadow falls on a die's top.
-    casts, contacts = [], []
+    casts, contacts, fills = [], [], []
     for d, lean in zip(scene.dice, leans):
         base = footprint(d.center, d.size, d.angle, lean, d.tilt if d.cocked else 0.0)
         off = shadow_offset(light, _die_height(d))
         casts.append(np.concatenate([base, base + off]))
         contacts.append(base)
+        if light.fill_strength > 0:
+            fills.append(np.concatenate([base, base + shadow_offset(light, _die_height(d), fill=True)]))
     casts = [cv2.convexHull(c.astype(np.float32)).reshape(-1, 2) for c in casts]
+    fills = [cv2.convexHull(c.astype(np.float32)).reshape(-1, 2) for c in fills]
     for item in scene.distractors:
         if item.kind in ("token", "coin"):
             poly = distractor_outline(item)
             contacts.append(poly + shadow_offset(light, 0.08 * item.size))
     mean_size = float(np.mean([d.size for d in scene.dice])) if scene.dice else 80.0
-    apply_shadows(img, casts, light, mean_size, contacts)
+    apply_shadows(img, casts, light, mean_size, contacts, fills)
 
     # Far-from-nadir dice first: their visible sides face the nadir, nearer dice may cover them.
     # Cocked dice stand taller than the rest, so they go last.
