@@ -79,7 +79,7 @@ class DemoCamera:
         # One table, lamp and camera for the whole session, as at a real table.
         self._base = dataclasses.replace(
             random_scene(seed, style=style, n_dice=0, width=self.width, height=self.height,
-                         table="felt_green", light="warm", distractors=False, hand=False, edge=False,
+                         table="felt_green", light="neutral", distractors=False, hand=False, edge=False,
                          glare=False, cocked_fraction=0.0),
             dice=(), distractors=(), hand=None,
         )

@@ -115,7 +115,7 @@ def state():
 
 @bp.get("/api/stream")
 def stream():
-    """Server-Sent Events: the full view now, then after every change; ``: ping`` every 15 s.
+    """Server-Sent Events: the full view now, then after every change; ``event: ping`` every 15 s.
 
     The stream ends after ``STREAM_MAX_SECONDS`` (the browser reconnects by itself) and as soon as
     a write fails, so a phone that went away holds a server thread for at most one heartbeat.
@@ -152,7 +152,9 @@ def stream():
                     yield data
                     last_write = time.monotonic()
                 elif time.monotonic() - last_write >= heartbeat:
-                    yield b": ping\n\n"
+                    # A named event, not a comment: the page's watchdog sees it, so an idle but
+                    # live stream is never reopened for nothing.
+                    yield b"event: ping\ndata: {}\n\n"
                     last_write = time.monotonic()
         finally:
             session.disconnect(seat)

@@ -219,7 +219,7 @@ class TableCamera:
             mismatches = [m.message for m in stash_mismatches(name, mine, expected)]
             problems += mismatches
             slots = stash_slots(mine, expected)
-            crop = _zone_crop(annotated, zones.polygons[seat])
+            crop = _seat_crop(annotated, zones.polygons[seat], mine)
             self.session.propose_reading(seat, slots, tuple(mismatches), crop)
         reading = Reading(snapshot.number, snapshot.timestamp, dice, zones, tuple(problems), read_ms)
         jpeg = _jpeg(annotated, max_width=1280)
@@ -261,11 +261,19 @@ def _table_profile(data_dir: Path) -> Profile:
     return default_profile()
 
 
-def _zone_crop(frame: np.ndarray, polygon: Any, max_width: int = 640) -> bytes:
-    pts = np.asarray(polygon, dtype=np.float64)
+def _seat_crop(frame: np.ndarray, polygon: Any, dice: list[Die], max_width: int = 640) -> bytes:
+    """A picture of one seat's dice for their phone: the dice seen, with a margin, or the whole
+    zone when the camera saw none there."""
     h, w = frame.shape[:2]
-    x0, y0 = np.clip(pts.min(axis=0), 0, [w, h]).astype(int)
-    x1, y1 = np.clip(pts.max(axis=0), 0, [w, h]).astype(int)
+    if dice:
+        margin = 1.5 * max(d.size for d in dice)
+        xs = [d.center[0] for d in dice]
+        ys = [d.center[1] for d in dice]
+        box = np.array([[min(xs) - margin, min(ys) - margin], [max(xs) + margin, max(ys) + margin]])
+    else:
+        pts = np.asarray(polygon, dtype=np.float64)
+        box = np.array([pts.min(axis=0), pts.max(axis=0)])
+    (x0, y0), (x1, y1) = np.clip(box, 0, [w, h]).astype(int)
     crop = frame[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
     return _jpeg(crop, max_width=max_width)
 

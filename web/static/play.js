@@ -231,6 +231,19 @@
       : draft.rollSource === "virtual" ? "Rolled for you. Roll your real dice to match, or confirm."
       : "Roll your dice, then tap each die to set its symbol, or let the table roll for you.";
     box.append(el("p", "muted", hint));
+    const problems = draft.rollSource === "camera" && view.proposed_roll ? (view.proposed_roll.problems || []) : [];
+    if (problems.length) {
+      // What the camera saw that does not add up: re-roll, read again, or tap the dice right.
+      const warn = el("div", "camera-problems", el("strong", null, "The camera is not sure:"));
+      const list = el("ul");
+      for (const p of problems) list.append(el("li", null, p));
+      warn.append(list, el("p", "small", "Tap the dice marked ? to set them, or roll again and let the camera read them."));
+      box.append(warn);
+    }
+    const cameraOn = view.camera && !view.camera.error;
+    if (cameraOn && !view.proposed_roll && !draft.touched) {
+      box.append(el("p", "lead", "Roll your dice in your zone: the camera reads them when they stop."));
+    }
     if (draft.rollSource === "camera" && view.proposed_roll && view.proposed_roll.has_crop) {
       const img = el("img", "crop");
       img.alt = "Your dice as the camera saw them";
@@ -299,6 +312,19 @@
         render();
       }, "btn link");
       box.append(again);
+    }
+    if (cameraOn) {
+      // The fallback when the settle trigger does not fire (a hand in view, a lamp flickering).
+      const readNow = actButton("Read now", async () => {
+        busy = true;
+        render();
+        try { await GD.api("POST", "/api/camera/read-now", {}); showError(null); }
+        catch (e) { showError(e.message); }
+        busy = false;
+        render();
+      }, "btn link");
+      readNow.id = "read-now";
+      box.append(readNow);
     }
     if (draft.editRoll) box.append(button("Keep my sent dice", () => { draft.editRoll = false; draft.roll = null; draft.touched = false; render(); }, "btn link"));
     return box;

@@ -170,6 +170,22 @@
       cameraVersion = view.version;
       camera.src = "/camera/frame.jpg?v=" + encodeURIComponent(view.version);
     }
+    const seen = view.camera;
+    if (seen && view.phase === "bidding") {
+      if (seen.error) cam.append(el("p", "camera-problems", seen.error + " Players tap their dice on their phones."));
+      else if (seen.problems && seen.problems.length) {
+        const list = el("ul", "camera-problems");
+        for (const p of seen.problems) list.append(el("li", null, p));
+        cam.append(list);
+      }
+      if (!seen.error && GD.auth.host) {
+        const readNow = GD.button("Read now", async () => {
+          try { await GD.api("POST", "/api/camera/read-now", {}); } catch (e) { GD.setBanner(document.getElementById("banner"), e.message); }
+        }, "btn");
+        readNow.id = "read-now";
+        cam.append(readNow);
+      }
+    }
     board.append(cam);
     out.push(board);
     const r = view.reveal || view.last_round;
