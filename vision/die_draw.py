@@ -144,7 +144,7 @@ def _cocked_texture(k: int, tilt_deg: float, color: np.ndarray, paint: np.ndarra
         ramp_x = np.minimum(np.arange(k) + 0.5, k - np.arange(k) - 0.5)
         edge = np.clip(np.minimum(ramp_y[:, None], ramp_x[None, :]) / max(2.0, 0.1 * k), 0, 1)
         face *= (0.7 + 0.3 * edge)[:, :, None]
-        side = int(k * SYMBOL_FRACTION)
+        side = mask.shape[1]
         squashed = cv2.resize(np.ascontiguousarray(mask), (side, max(1, int(side * fh / k))),
                               interpolation=cv2.INTER_AREA)
         oy, ox = (fh - squashed.shape[0]) // 2, (k - side) // 2
@@ -193,13 +193,15 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
              style: str, symbol: str | None, lean: tuple[float, float], shading: Shading,
              cocked_tilt: float = 0.0, cocked_symbols: tuple[str, str] = ("finger", "finger"),
              glare: float = 0.0, wear: float = 0.0, seed: int = 0,
-             bounce: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> None:
+             bounce: tuple[float, float, float] = (1.0, 1.0, 1.0),
+             symbol_scale: float = SYMBOL_FRACTION) -> None:
     """Draw one die onto ``canvas`` (float32 BGR, in place).
 
     ``center`` is where the middle of the top face (or of a cocked die's ridge outline) lands in
     the image; ``lean`` is how far the top is displaced from the footprint by perspective;
     ``wear`` (0..1) rubs paint off the symbol in blotches placed by ``seed``; ``bounce`` is
-    the relative color of the table around the die, which tints the sides (reflected light).
+    the relative color of the table around the die, which tints the sides (reflected light);
+    ``symbol_scale`` is the symbol's side relative to the die's (boxes differ).
     """
     col = np.asarray(color, np.float32)
     pnt = np.asarray(paint, np.float32)
@@ -211,13 +213,13 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     cocked = cocked_tilt > 0
     if cocked:
         t = np.radians(cocked_tilt)
-        masks = tuple(symbol_mask(style, s, int(k * SYMBOL_FRACTION)) for s in cocked_symbols)
+        masks = tuple(symbol_mask(style, s, int(k * symbol_scale)) for s in cocked_symbols)
         premul, alpha = _cocked_texture(k, cocked_tilt, col, pnt, masks, light_local, shading)
         depth = size * (np.cos(t) + np.sin(t))
         height = size * np.cos(t - np.pi / 4) * np.sqrt(2)  # ridge height above the table
         # Texture centre = centre of the two faces; ridge sits ha px below its top edge.
     else:
-        mask = None if symbol is None else symbol_mask(style, symbol, int(k * SYMBOL_FRACTION))
+        mask = None if symbol is None else symbol_mask(style, symbol, int(k * symbol_scale))
         premul, alpha = _top_texture(k, col, pnt, mask, light_local, shading, glare, wear,
                                      np.random.default_rng(seed) if wear > 0 else None)
         depth = size

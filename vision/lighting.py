@@ -114,8 +114,8 @@ def apply_shadows(img: np.ndarray, polygons: list[np.ndarray], light: Light, die
             cv2.fillPoly(second, [np.round(poly * (16 / q)).astype(np.int32)], 255, cv2.LINE_AA, 4)
         second_f = cv2.GaussianBlur(second.astype(np.float32) / 255.0, (0, 0), sigma * 1.5)
         dark = 1.0 - (1.0 - dark) * (1.0 - light.fill_strength * second_f)
-    dark = np.clip(dark, 0, 0.9)
-    img *= 1.0 - cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    keep = 1.0 - np.clip(dark, 0, 0.9)
+    np.multiply(img, cv2.resize(keep, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None], out=img)
 
 
 def illumination(light: Light, height: int, width: int, seed: int) -> np.ndarray:

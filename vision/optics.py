@@ -61,12 +61,11 @@ def develop(img: np.ndarray, optics: Optics, noise_seed: int) -> np.ndarray:
         rng = np.random.default_rng(noise_seed)
         tile = _noise_tile(h, w)
         oy, ox = (int(v) for v in rng.integers(0, _TILE_MARGIN, 2))
-        # Shot-noise-like: stronger in bright areas (level from a quarter-size luma image).
-        gray = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (w // 4, h // 4),
-                          interpolation=cv2.INTER_AREA)
-        level = cv2.sqrt(np.clip(gray * 2.0, 0.15, 2.0)) * float(optics.noise)
-        level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
-        out += tile[oy:oy + h, ox:ox + w] * level[:, :, None]
+        # Shot-noise-like: a brighter frame is noisier. One level per frame (from its mean
+        # brightness) keeps this a single fused pass over the image.
+        mean = float(np.mean(cv2.mean(img)[:3]))
+        level = float(optics.noise) * float(np.sqrt(np.clip(mean * 2.0, 0.15, 2.0)))
+        out = cv2.scaleAdd(tile[oy:oy + h, ox:ox + w], level, out)
     frame = cv2.add(out, (0.5, 0.5, 0.5, 0.0), dtype=cv2.CV_8U)
     if optics.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(optics.jpeg_quality)])

@@ -71,7 +71,7 @@ class DieSpec:
 @dataclass(frozen=True)
 class DiceLook:
     """A box of dice: body colors, paint on white dice and on colored dice (BGR 0..1), gloss,
-    paint opacity and the share of dice whose paint is worn."""
+    paint opacity, the share of dice whose paint is worn and the symbols' relative size."""
 
     white: tuple[float, float, float]
     red: tuple[float, float, float]
@@ -81,6 +81,7 @@ class DiceLook:
     gloss: float
     paint_alpha: float = 0.95
     wear: float = 0.0  # share of dice with rubbed-off paint
+    symbol_scale: float = 0.74  # symbol side relative to the die side
 
 
 @dataclass(frozen=True)
@@ -302,7 +303,8 @@ def random_look(rng: np.random.Generator, style: str) -> DiceLook:
     return DiceLook(white=j(white, 0.03), red=j(red, 0.08), blue=j(blue, 0.08),
                     paint_on_white=on_white[rng.integers(2)], paint_on_color=on_color[rng.integers(2)],
                     gloss=float(rng.uniform(0.3, 0.9)), paint_alpha=float(rng.uniform(0.85, 1.0)),
-                    wear=float(rng.choice([0.0, 0.15, 0.4])))
+                    wear=float(rng.choice([0.0, 0.15, 0.4])),
+                    symbol_scale=float(rng.uniform(0.62, 0.8)))
 
 
 def _random_die(rng: np.random.Generator) -> tuple[str, str]:
@@ -614,7 +616,8 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
                  paint=_paint(scene.look, d.color), style=scene.style,
                  symbol=None if d.cocked else d.symbol, lean=leans[i], shading=shading,
                  cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces, wear=wear,
-                 seed=int(die_rng.integers(1 << 31)), bounce=tuple(float(v) for v in bounce))
+                 seed=int(die_rng.integers(1 << 31)), bounce=tuple(float(v) for v in bounce),
+                 symbol_scale=scene.look.symbol_scale)
 
     if scene.hand is not None:
         draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 0.7), light.shadow_strength)
