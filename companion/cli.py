@@ -34,7 +34,18 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Subcommands of the other parts: (command, module, function that registers it). A module is
+#: imported only when its command is asked for (or for --help), so ``replay`` starts without
+#: loading the web server or OpenCV.
+OPTIONAL_COMMANDS = (
+    ("simulate", "companion.simulate", "add_command"),
+    ("serve", "web.serve", "add_command"),
+    ("camera", "vision.camera_cli", "add_camera_command"),
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with ``command``, only that subcommand's module is loaded."""
     parser = argparse.ArgumentParser(prog="gangster-dice", description="Gangster Dice table companion")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -42,26 +53,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("game", help="the game as JSON (see shared/spec/replay.md)")
     replay.set_defaults(run=_replay)
 
-    for register in _optional_commands():
-        register(sub)
+    from importlib import import_module
+
+    for name, module, function in OPTIONAL_COMMANDS:
+        if command is not None and command != name:
+            continue
+        getattr(import_module(module), function)(sub)
     return parser
 
 
-def _optional_commands():
-    """Subcommands of the other parts, registered when their modules exist."""
-    from importlib import import_module
-
-    for module, function in (
-        ("companion.simulate", "add_command"),
-        ("web.serve", "add_command"),
-        ("vision.camera_cli", "add_camera_command"),
-    ):
-        try:
-            yield getattr(import_module(module), function)
-        except (ImportError, AttributeError):
-            continue
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    known = {"replay", *(name for name, _, _ in OPTIONAL_COMMANDS)}
+    command = argv[0] if argv and argv[0] in known else None
+    args = build_parser(command).parse_args(argv)
     return args.run(args)
