@@ -112,4 +112,34 @@ class ColorModel:
         """Per pixel: posterior per class (*shape, len(classes)) and die color given die
         (*shape, len(classes) - 1)."""
         index = bin_index(bgr)
-        return self.posterior[index], self.die_color[index]
+        return _lookup(self._posterior_planes, index), _lookup(self._die_color_planes, index)
+
+    @property
+    def _posterior_planes(self) -> np.ndarray:
+        return _planes(self, "posterior")
+
+    @property
+    def _die_color_planes(self) -> np.ndarray:
+        return _planes(self, "die_color")
+
+
+_PLANES: dict[tuple[int, str], np.ndarray] = {}
+
+
+def _planes(model: ColorModel, name: str) -> np.ndarray:
+    """The table one class per contiguous row: a 1-D take per class is much faster than
+    gathering rows of the (bins, classes) table."""
+    key = (id(getattr(model, name)), name)
+    if key not in _PLANES:
+        if len(_PLANES) > 64:
+            _PLANES.clear()
+        _PLANES[key] = np.ascontiguousarray(getattr(model, name).T)
+    return _PLANES[key]
+
+
+def _lookup(planes: np.ndarray, index: np.ndarray) -> np.ndarray:
+    flat = index.ravel()
+    out = np.empty((flat.size, planes.shape[0]), np.float32)
+    for k in range(planes.shape[0]):
+        out[:, k] = np.take(planes[k], flat)
+    return out.reshape(index.shape + (planes.shape[0],))

@@ -18,6 +18,7 @@ from .exposure import normalized
 
 DETECT_SIDE_PX = 20.0  # die side at detection scale, for the smallest taught die
 MAX_DICE_PER_BLOB = 6  # a bigger same-colored blob is a card or a mat, not a heap of dice
+OPEN_SHARE = 0.35  # opening disc diameter, in die sides
 MIN_BLOB_SHARE = 0.35  # blobs smaller than this share of a die are specks, ink, or noise
 
 
@@ -63,10 +64,21 @@ def local_contrast(small_bgr: np.ndarray) -> np.ndarray:
     return cv2.blur(np.sqrt((difference * difference).sum(axis=-1)), (3, 3))
 
 
+def downscaled(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
+    """The frame at `scale`, averaging pixels (integer-factor area resize, which OpenCV does
+    fast, then a small linear step to the exact size)."""
+    height, width = frame_bgr.shape[:2]
+    size = (max(1, int(round(width * scale))), max(1, int(round(height * scale))))
+    factor = int(1.0 / scale)
+    if factor >= 2:
+        frame_bgr = cv2.resize(frame_bgr, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+    return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR)
+
+
 def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> Evidence:
     """Color posteriors and local contrast of the downscaled, exposure-normalized frame, lightly
     smoothed so single noisy pixels do not make or break a die."""
-    small = normalized(cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+    small = normalized(downscaled(frame_bgr, scale))
     posterior, die_color = model.classify(small)
     return Evidence(cv2.blur(posterior, (3, 3)), cv2.blur(die_color, (5, 5)), local_contrast(small))
 
@@ -83,15 +95,22 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
     die_given = evidence.die_color
     low, high = contrast_range
     standing_out = np.clip((evidence.contrast - low) / max(high - low, 1e-3), 0.0, 1.0)
-    die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995))
+    # Whatever the color model says, a pixel that looks like the table around it is table:
+    # this keeps an untaught tablecloth, or table art in a die color, from becoming dice.
+    unlike_table = np.clip(evidence.contrast / max(low, 1e-3) * 2.0 - 1.0, 0.0, 1.0)
+    die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995)) * unlike_table
     winner = die_given.argmax(axis=-1)
     is_die = die_evidence > 0.5
     kernel = np.ones((3, 3), np.uint8)
+    # Opening with a disc a third of a die wide erases lines, letters' strokes and thin rims
+    # that touch a die and would otherwise join it into one blob.
+    side = OPEN_SHARE * DETECT_SIDE_PX
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(side) | 1, int(side) | 1))
     masks = []
     for k in range(die_given.shape[-1]):
         mask = (is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
         masks.append(mask)
     return masks
 

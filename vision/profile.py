@@ -32,6 +32,7 @@ class Calibration:
     `min_score`: below this best correlation the face is not read (cocked, covered, blurred).
     `margin_low`/`margin_high`: score margin (best minus second-best symbol) mapped to
     confidence 0.5 and about 0.95: a margin at or below `margin_low` is "not sure".
+    `score_low`/`score_high`: the same for the best correlation itself.
     `min_color_confidence`: dice whose color is less sure than this are flagged.
     `plausibility`: the die-or-not model that drops blobs that are not dice.
     """
@@ -39,6 +40,8 @@ class Calibration:
     min_score: float
     margin_low: float
     margin_high: float
+    score_low: float = 0.0  # best correlation mapped to confidence 0.5 ...
+    score_high: float = 0.05  # ... and to about 0.95 (a face must match well, not only best)
     min_color_confidence: float = 0.65  # blobs less surely die-colored than this are flagged
     plausibility: Plausibility = field(default_factory=Plausibility.permissive)
 

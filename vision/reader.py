@@ -11,9 +11,13 @@ import numpy as np
 from .detect import Candidate, find_candidates
 from .plausibility import features
 from .profile import Calibration, Profile
-from .symbols import FACE_PX, face_angle, face_window, gray_of, ink_map, match
+from .symbols import FACE_PX, Match, face_angle, face_window, ink_map, match
 
-NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
+NULL_SYMBOL_CONFIDENCE = 0.3
+SIZE_SLACK = (0.6, 1.5)
+MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match of the last
+RESCUE_BELOW = -1.0  # a best match this poor makes the reader look around the blob
+RESCUE_STEP = 0.3  # how far around, in die sides  # face sizes read, relative to the smallest and largest taught  # a die we see but cannot read: always asked of the player
 
 
 @dataclass(frozen=True)
@@ -43,32 +47,62 @@ class FaceReading:
     margin: float  # best score minus the best score of any other symbol
 
 
-def read_face(frame_bgr: np.ndarray, gray: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
+def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
     """Match the candidate's top face against the profile's templates, refining its center."""
     size = candidate.side / profile.blob_side_ratio
-    center = candidate.center
-    for attempt in range(2):
-        angle = face_angle(gray, center, size)
+    center, score, found = _refine(frame_bgr, candidate.center, size, profile)
+    if score < RESCUE_BELOW:
+        # The blob may be off the face (a die merged with a like-colored patch of table, or
+        # seen with its sides): look around it once, a third of a die each way.
+        step = RESCUE_STEP * size
+        moved_to = None
+        for dx, dy in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+            start = (candidate.center[0] + dx * step, candidate.center[1] + dy * step)
+            moved = _refine(frame_bgr, start, size, profile, attempts=1)
+            if moved[1] > score + 0.05:
+                (center, score, found), moved_to = moved, moved[0]
+        if moved_to is not None:
+            center, score, found = max([(center, score, found), _refine(frame_bgr, moved_to, size, profile)],
+                                       key=lambda result: result[1])
+    scores = sorted(found.scores.values(), reverse=True)
+    second = scores[1] if len(scores) > 1 else -1.0
+    return FaceReading(center, size, found.best_symbol, scores[0], scores[0] - second)
+
+
+def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
+            attempts: int = 0) -> tuple[tuple[float, float], float, Match]:
+    """Match the face window at `center`, recentring on the best match up to `attempts` times
+    (default MAX_ATTEMPTS); returns the face center, its best score and the match."""
+    best_score, best_found, reading_center = -2.0, None, center
+    for attempt in range(attempts or MAX_ATTEMPTS):
+        angle = face_angle(frame_bgr, center, size)
         window = ink_map(face_window(frame_bgr, center, size, angle))
         found = match(window, list(profile.templates))
+        if attempt > 0 and max(found.scores.values()) <= best_score:
+            break  # moving made it worse: keep the previous reading
+        reading_center, best_score, best_found = center, max(found.scores.values()), found
         # the best shift, from face pixels in the rotated window back to image pixels
         rotation = cv2.getRotationMatrix2D((0.0, 0.0), angle, FACE_PX / size)
         offset = np.linalg.solve(rotation[:, :2], np.array(found.shift))
         center = (center[0] + float(offset[0]), center[1] + float(offset[1]))
-        if attempt == 0 and math.hypot(*found.shift) < 2.0:
-            break  # the window was already centered: no need to look again
-    scores = sorted(found.scores.values(), reverse=True)
-    second = scores[1] if len(scores) > 1 else -1.0
-    return FaceReading(center, size, found.best_symbol, scores[0], scores[0] - second)
+        reading_center = center
+        if math.hypot(*found.shift) < 2.5:
+            break  # the window was centered on the face already
+    return reading_center, best_score, best_found
 
 
 def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float | None:
     """Confidence that the best symbol is right, or None when the face is not readable."""
     if reading.best_score < calibration.min_score:
         return None
-    spread = max(calibration.margin_high - calibration.margin_low, 1e-3)
-    steepness = math.log(19.0) / spread  # margin_high maps to 0.95
-    return 1.0 / (1.0 + math.exp(-steepness * (reading.margin - calibration.margin_low)))
+    return min(_ramp(reading.margin, calibration.margin_low, calibration.margin_high),
+               _ramp(reading.best_score, calibration.score_low, calibration.score_high))
+
+
+def _ramp(value: float, low: float, high: float) -> float:
+    """Logistic step: 0.5 at `low`, 0.95 at `high`."""
+    steepness = math.log(19.0) / max(high - low, 1e-3)
+    return 1.0 / (1.0 + math.exp(-float(np.clip(steepness * (value - low), -30.0, 30.0))))
 
 
 def candidate_features(candidate: Candidate, reading: FaceReading, profile: Profile) -> np.ndarray:
@@ -77,20 +111,34 @@ def candidate_features(candidate: Candidate, reading: FaceReading, profile: Prof
                     candidate.color_confidence, reading.size / profile.die_sizes[1])
 
 
+def could_be_die(candidate: Candidate, profile: Profile) -> bool:
+    """Whether some symbol match could make the die-or-not model accept this blob (the model is
+    monotone in each feature, so trying the extreme match scores and margins is enough)."""
+    face = candidate.side / profile.blob_side_ratio
+    if not SIZE_SLACK[0] * profile.die_sizes[0] <= face <= SIZE_SLACK[1] * profile.die_sizes[2]:
+        return False
+    size_ratio = face / profile.die_sizes[1]
+    model = profile.calibration.plausibility
+    return any(model.probability(features(score, margin, candidate.fill, candidate.aspect,
+                                          candidate.color_confidence, size_ratio)) >= 0.5
+               for score in (0.0, 1.0) for margin in (0.0, 1.0))
+
+
 def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
-    """0.5 at the taught doubt level, rising to 1 for a blob that is all one die color."""
-    floor = min(calibration.min_color_confidence, 0.99)
-    return float(np.clip(0.5 + 0.5 * (candidate.color_confidence - floor) / (1.0 - floor), 0.0, 1.0))
+    """0.5 at the taught doubt level, rising to about 0.95 halfway to a blob all of one color."""
+    floor = min(calibration.min_color_confidence, 0.98)
+    return _ramp(candidate.color_confidence, floor, (floor + 1.0) / 2.0)
 
 
 def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     """All dice in a BGR frame, as the profile's teaching lets us read them."""
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
-    gray = gray_of(frame_bgr)
     dice = []
     for candidate in candidates:
-        reading = read_face(frame_bgr, gray, candidate, profile)
+        if not could_be_die(candidate, profile):
+            continue  # reading the face is the costly part: skip blobs no face could redeem
+        reading = read_face(frame_bgr, candidate, profile)
         plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
         if plausible < 0.5:
             continue

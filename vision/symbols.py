@@ -17,16 +17,11 @@ import numpy as np
 
 FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
-WINDOW_PX = 38  # crop searched for the template: +-6 px of shift
+WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
 ORIENT_PX = 48  # crop size for the orientation estimate
 
 
-def gray_of(frame_bgr: np.ndarray) -> np.ndarray:
-    """Float gray image used for symbols (lighting offset and gain cancel out in NCC)."""
-    return cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-
-
-def face_angle(gray: np.ndarray, center: tuple[float, float], size: float) -> float:
+def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) -> float:
     """Orientation of the die's edges in degrees, modulo 90.
 
     Gradient directions are folded four times (a square looks the same every quarter turn) and
@@ -34,8 +29,9 @@ def face_angle(gray: np.ndarray, center: tuple[float, float], size: float) -> fl
     outline are, leaving out most of the symbol inside.
     """
     span = 1.5 * size
-    crop = cv2.getRectSubPix(gray, (int(span) + 1, int(span) + 1), center)
-    crop = cv2.resize(crop, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
+    crop = cv2.getRectSubPix(frame_bgr, (int(span) + 1, int(span) + 1), center)
+    crop = cv2.resize(crop, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA)
+    crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
     weight = (gx * gx + gy * gy) * _ring_mask()
@@ -75,16 +71,16 @@ def face_window(image: np.ndarray, center: tuple[float, float], size: float, ang
     rotation = cv2.getRotationMatrix2D(center, angle, zoom)
     rotation[:, 2] += (half - center[0], half - center[1])
     # The source is shrunk a lot; pre-blur so the sampled pixels average their neighborhood.
-    sigma = max(0.0, 0.4 / zoom)
-    radius = int(3 * sigma) + 1
+    box = int(round(1.0 / zoom))
+    radius = box
     x0, y0 = int(center[0] - size - radius), int(center[1] - size - radius)
     x1, y1 = int(center[0] + size + radius) + 2, int(center[1] + size + radius) + 2
     x0c, y0c = max(0, x0), max(0, y0)
     region = image[y0c:max(y0c, min(image.shape[0], y1)), x0c:max(x0c, min(image.shape[1], x1))]
     if region.size == 0:
         return np.zeros((WINDOW_PX, WINDOW_PX) + image.shape[2:], np.float32)
-    if sigma > 0.5:
-        region = cv2.GaussianBlur(region, (0, 0), sigma)
+    if box > 1:
+        region = cv2.blur(region, (box, box))
     rotation[:, 2] += rotation[:, :2] @ np.array([x0c, y0c], dtype=np.float64)
     return cv2.warpAffine(region, rotation, (WINDOW_PX, WINDOW_PX), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
@@ -116,26 +112,45 @@ class Match:
     patch: np.ndarray  # the window part that matched best, turned like the template
 
 
-def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
-    """Correlate `window` with every template at 4 quarter turns and every shift."""
-    scores: dict[str, float] = {}
-    best = (-2.0, "", (0.0, 0.0), None)
-    o = (WINDOW_PX - TEMPLATE_PX) / 2.0
-    c = (WINDOW_PX - 1) / 2.0
+def _positions(window: np.ndarray) -> np.ndarray:
+    """Every TEMPLATE_PX patch of the window at the 4 quarter turns, one flattened row each
+    (turn-major, then row, then column)."""
+    rows = []
     for turns in range(4):
-        turned = np.ascontiguousarray(np.rot90(window, turns))
-        for symbol, template in templates:
-            result = cv2.matchTemplate(turned, template, cv2.TM_CCOEFF_NORMED)
-            _, top, _, (lx, ly) = cv2.minMaxLoc(result)
-            if top > scores.get(symbol, -2.0):
-                scores[symbol] = top
-            if top > best[0]:
-                # shift in the turned window, turned back to the unrotated window's axes
-                dx, dy = lx - o, ly - o
-                for _ in range(turns):  # undo np.rot90 (counter-clockwise) one quarter at a time
-                    dx, dy = -dy, dx
-                best = (top, symbol, (dx, dy), turned[ly:ly + TEMPLATE_PX, lx:lx + TEMPLATE_PX])
-    return Match(scores, best[1], best[2], best[3])
+        turned = np.rot90(window, turns)
+        view = np.lib.stride_tricks.sliding_window_view(turned, (TEMPLATE_PX, TEMPLATE_PX))
+        rows.append(view.reshape(-1, TEMPLATE_PX * TEMPLATE_PX))
+    return np.concatenate(rows).astype(np.float32)
+
+
+def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
+    """Correlate `window` with every template at 4 quarter turns and every shift.
+
+    One matrix product does it all: templates are zero-mean and unit-norm, so the normalized
+    correlation of a patch is its dot product with the template over the patch's own spread.
+    """
+    patches = _positions(window)
+    size = patches.shape[1]
+    sums = patches.sum(axis=1)
+    spread = np.sqrt(np.maximum((patches * patches).sum(axis=1) - sums * sums / size, 1e-6))
+    bank = np.stack([t.ravel() for _, t in templates], axis=1)
+    correlation = (patches @ bank) / spread[:, None]
+    best_position = correlation.argmax(axis=0)
+    best_per_template = correlation[best_position, np.arange(len(templates))]
+    scores: dict[str, float] = {}
+    for (symbol, _), top in zip(templates, best_per_template):
+        scores[symbol] = max(scores.get(symbol, -2.0), float(top))
+    winner = int(best_per_template.argmax())
+    position = int(best_position[winner])
+    shifts = WINDOW_PX - TEMPLATE_PX + 1
+    turns, rest = divmod(position, shifts * shifts)
+    ly, lx = divmod(rest, shifts)
+    o = (WINDOW_PX - TEMPLATE_PX) / 2.0
+    dx, dy = lx - o, ly - o  # in the turned window
+    for _ in range(turns):  # undo np.rot90 (counter-clockwise) one quarter at a time
+        dx, dy = -dy, dx
+    patch = patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX)
+    return Match(scores, templates[winner][0], (float(dx), float(dy)), patch)
 
 
 def align_to(reference: np.ndarray, patch: np.ndarray) -> np.ndarray:
@@ -155,3 +170,18 @@ def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:
             aligned.append(standardized(found.patch))
         template = standardized(np.mean(aligned, axis=0))
     return template.astype(np.float32)
+
+
+def turned_copies(template: np.ndarray, degrees: tuple[float, ...]) -> list[np.ndarray]:
+    """The template turned by each angle (edges reflected), standardized again."""
+    center = ((TEMPLATE_PX - 1) / 2.0, (TEMPLATE_PX - 1) / 2.0)
+    copies = []
+    for angle in degrees:
+        if angle == 0:
+            copies.append(template)
+            continue
+        rotation = cv2.getRotationMatrix2D(center, angle, 1.0)
+        turned = cv2.warpAffine(template, rotation, (TEMPLATE_PX, TEMPLATE_PX), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
+        copies.append(standardized(turned))
+    return copies

@@ -15,12 +15,14 @@ from .exposure import normalized
 from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .profile import Calibration, Profile, ProfileError
-from .symbols import face_angle, face_window, gray_of, ink_map, mean_template
+from .symbols import face_angle, face_window, ink_map, mean_template, turned_copies
 
 MIN_IMAGES = 4
 MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
 DEFAULT_BLOB_SIDE_RATIO = 1.15  # blob (face plus visible sides) over face side, when labels give no size
 MAX_BACKGROUND_SAMPLES = 400_000
+TEMPLATE_TURNS_DEG = (0.0,)  # tried (-6, 0, 6) and per-color templates: non-dice matched better too
+PER_COLOR_TEMPLATES = False
 
 
 @dataclass(frozen=True)
@@ -167,28 +169,38 @@ def _learn(scenes: list[_Scene]) -> Profile:
                    {"windows": windows})
 
 
-def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, np.ndarray]]]:
-    """Per scene, (symbol, ink window) of every labelled die showing a symbol."""
+def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, str, np.ndarray]]]:
+    """Per scene, (symbol, die color, ink window) of every labelled die showing a symbol."""
     per_scene = []
     for scene in scenes:
-        gray = gray_of(scene.image)
         guess = _size_guess(scene)
         windows = []
         for die in scene.dice:
             if die.symbol is None:
                 continue
             size = die.size or guess
-            window = face_window(scene.image, die.center, size, face_angle(gray, die.center, size))
-            windows.append((die.symbol, ink_map(window)))
+            window = face_window(scene.image, die.center, size, face_angle(scene.image, die.center, size))
+            windows.append((die.symbol, die.color, ink_map(window)))
         per_scene.append(windows)
     return per_scene
 
 
-def _templates(windows: list[tuple[str, np.ndarray]]) -> tuple[tuple[str, np.ndarray], ...]:
-    by_symbol: dict[str, list[np.ndarray]] = {}
-    for symbol, window in windows:
-        by_symbol.setdefault(symbol, []).append(window)
-    return tuple((symbol, mean_template(w)) for symbol, w in sorted(by_symbol.items()))
+def _templates(windows: list[tuple[str, str, np.ndarray]]) -> tuple[tuple[str, np.ndarray], ...]:
+    """Symbol templates: one from every die of the symbol, one per die color that showed it at
+    least `MIN_EXAMPLES` times (paint on a white die and on a red one differ), each also turned
+    a few degrees both ways so a slightly wrong orientation estimate still matches well."""
+    groups: dict[tuple[str, str], list[np.ndarray]] = {}
+    for symbol, color, window in windows:
+        groups.setdefault((symbol, ""), []).append(window)
+        if PER_COLOR_TEMPLATES:
+            groups.setdefault((symbol, color), []).append(window)
+    templates = []
+    for (symbol, color), members in sorted(groups.items()):
+        if color and len(members) < MIN_EXAMPLES:
+            continue
+        template = mean_template(members)
+        templates.extend((symbol, t) for t in turned_copies(template, TEMPLATE_TURNS_DEG))
+    return tuple(templates)
 
 
 def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
@@ -199,17 +211,16 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     from .reader import candidate_features, read_face
 
     windows = profile.info["windows"]
-    right_margins, wrong_margins, right_scores = [], [], []
+    right_margins, wrong_margins, right_scores, wrong_score_list = [], [], [], []
     right_colors, wrong_colors = [], []
     xs, is_die = [], []
     for held_out, scene in enumerate(scenes):
         others = [w for i, per_scene in enumerate(windows) if i != held_out for w in per_scene]
         partial = dataclasses.replace(profile, templates=_templates(others))
         known = {s for s, _ in partial.templates}
-        gray = gray_of(scene.image)
         for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
                                          profile.blob_side_ratio, profile.contrast_range):
-            reading = read_face(scene.image, gray, candidate, partial)
+            reading = read_face(scene.image, candidate, partial)
             label = _nearest(scene.dice, reading.center, reading.size)
             xs.append(candidate_features(candidate, reading, partial))
             is_die.append(label is not None)
@@ -223,14 +234,16 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
                 right_scores.append(reading.best_score)
             else:
                 wrong_margins.append(reading.margin)
+                wrong_score_list.append(reading.best_score)
     if not right_margins:
         return Calibration(min_score=0.3, margin_low=0.1, margin_high=0.25)
-    right = np.array(right_margins)
-    # A confident answer needs a margin no wrong reading reached; keep some headroom, more when
-    # teaching saw few readings to learn from.
+    # A confident answer needs a margin and a score no wrong reading reached, with headroom
+    # (more when teaching saw few readings), and at least what the weaker right readings had.
     headroom = 0.02 + 0.5 / len(right_margins)
-    low = max([0.05] + [m + headroom for m in wrong_margins])
-    high = max(low + 0.05, float(np.percentile(right, 50)))
+    low = max([float(np.percentile(right_margins, 10))] + [m + headroom for m in wrong_margins])
+    high = max(low + 0.05, float(np.percentile(right_margins, 50)))
+    score_low = max([float(np.percentile(right_scores, 10))] + [s + headroom for s in wrong_score_list])
+    score_high = max(score_low + 0.05, float(np.percentile(right_scores, 60)))
     min_score = float(np.percentile(right_scores, 1)) * 0.85
     # Colors: doubt below what any wrongly colored blob reached, or the lowest right ones.
     min_color = max([float(np.percentile(right_colors, 2)) if right_colors else 0.5]
@@ -239,6 +252,7 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     plausibility = (Plausibility.fit(np.array(xs), labels) if labels.any() and not labels.all()
                     else Plausibility.permissive())
     return Calibration(min_score=min_score, margin_low=float(low), margin_high=float(high),
+                       score_low=score_low, score_high=score_high,
                        min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
 
 
