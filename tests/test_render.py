@@ -223,3 +223,17 @@ def test_scene_for_dice_shows_exactly_the_placed_dice():
     for die in labels["dice"]:
         pts = _ring(die["center"], 0.43 * die["size"]).round().astype(int)
         assert np.mean(_color_family(img[pts[:, 1], pts[:, 0]]) == COLORS.index(die["color"])) > 0.6
+
+
+def test_cocked_die_leans_on_a_standing_neighbour():
+    def gap(pa, pb):
+        contour = pb.astype(np.float32).reshape(-1, 1, 2)
+        return -max(cv2.pointPolygonTest(contour, tuple(map(float, p)), True) for p in pa)
+
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        dice = place_dice([("white", None), ("red", "gun"), ("blue", "finger")], (0, 0, 900, 900), rng,
+                          size=70, touching=0.0)
+        assert [d.cocked for d in dice] == [True, False, False]
+        cocked, standing = die_outline(dice[0]), [die_outline(d) for d in dice[1:]]
+        assert min(min(gap(cocked, s), gap(s, cocked)) for s in standing) < 1.5

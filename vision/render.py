@@ -234,7 +234,7 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
     ``zone`` is a rectangle (x0, y0, x1, y1) or a polygon of (x, y) points; every die's outline
     ends up entirely inside it. Dice never interpenetrate each other, ``existing`` dice or the
     ``obstacles`` polygons; with probability ``touching`` a die is put in contact with one
-    already placed (cocked dice always lean on a neighbour when there is one).
+    already placed (cocked dice are laid last and lean on a neighbour when there is one).
     Raises ValueError when the zone is too small to hold them.
     """
     zone_poly = _zone_polygon(zone)
@@ -245,7 +245,13 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
     # under its top face by that much, and must not rest on a token either.
     blockers = [_blocker(die_outline(d)) for d in existing] + \
         [_blocker(_inflate(np.asarray(o, np.float64), 0.3 * size)) for o in obstacles]
-    for color, symbol in dice:
+    # Cocked dice are laid last, so that each has a standing neighbour to lean on; the result
+    # keeps the order of ``dice``.
+    order = [i for i, (_, sym) in enumerate(dice) if sym is not None] + \
+        [i for i, (_, sym) in enumerate(dice) if sym is None]
+    results: dict[int, DieSpec] = {}
+    for index in order:
+        color, symbol = dice[index]
         if color not in COLORS:
             raise ValueError(f"unknown color {color!r}")
         if symbol is not None and symbol not in SYMBOLS:
@@ -280,8 +286,9 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
         if result is None:
             raise ValueError(f"could not place {len(dice)} dice of size {size:.0f} in zone")
         placed.append(result)
+        results[index] = result
         blockers.append(_blocker(die_outline(result)))
-    return placed
+    return [results[i] for i in range(len(dice))]
 
 
 # --- random scenes --------------------------------------------------------------------------
