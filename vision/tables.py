@@ -137,13 +137,43 @@ def _cloth_print(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return img * shade[:, :, None]
 
 
+def _seat_layout(ink: np.ndarray, rng: np.random.Generator, gold: tuple[int, int, int]) -> None:
+    """Second mat design: a framed table with numbered seat boxes around the edge and a round
+    pot in the middle; printed numbers and boxes sit right where dice land."""
+    h, w = ink.shape[:2]
+    line = max(2, int(min(h, w) / 220))
+    cream = (170, 215, 235)
+    m = int(min(h, w) * 0.04)
+    cv2.rectangle(ink, (m, m), (w - m, h - m), gold, line * 2, cv2.LINE_AA)
+    cv2.rectangle(ink, (m + 3 * line, m + 3 * line), (w - m - 3 * line, h - m - 3 * line), gold, line, cv2.LINE_AA)
+    seats = int(rng.integers(4, 7))
+    bw, bh = int(w * 0.24), int(h * 0.2)
+    spots = [(0.08, 0.08), (0.68, 0.08), (0.08, 0.72), (0.68, 0.72), (0.38, 0.06), (0.38, 0.74)][:seats]
+    scale = min(h, w) / 500
+    for k, (fx, fy) in enumerate(spots, start=1):
+        x0, y0 = int(fx * w), int(fy * h)
+        cv2.rectangle(ink, (x0, y0), (x0 + bw, y0 + bh), gold, line, cv2.LINE_AA)
+        cv2.putText(ink, str(k), (x0 + line * 4, y0 + int(36 * scale)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                    cream, max(1, line), cv2.LINE_AA)
+    cx, cy, r = w // 2, h // 2, int(min(h, w) * 0.16)
+    cv2.circle(ink, (cx, cy), r, gold, line * 2, cv2.LINE_AA)
+    cv2.putText(ink, "POT", (cx - int(40 * scale), cy + int(14 * scale)), cv2.FONT_HERSHEY_TRIPLEX,
+                scale * 1.2, gold, max(1, line), cv2.LINE_AA)
+
+
 def _playmat(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A printed mat: dark base, gold rings, rays, stars, corner zones and lettering."""
+    """A printed mat: dark base with either gold rings, rays, stars, corner zones and lettering,
+    or numbered seat boxes around a central pot."""
     bases = [(0.10, 0.10, 0.36), (0.12, 0.24, 0.08), (0.28, 0.14, 0.06), (0.08, 0.08, 0.09)]
     base = np.array(bases[int(rng.integers(len(bases)))], np.float32)
     gold = (40, 170, 225)
     ink = np.zeros((h, w, 3), np.uint8)
     ink[:] = (base * 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        _seat_layout(ink, rng, gold)
+        img = cv2.GaussianBlur(ink.astype(np.float32) / 255.0, (0, 0), 0.8)
+        shade = 1.0 + 0.025 * fine_noise(rng, h, w, 1.5) + 0.04 * smooth_noise(rng, h, w, 160)
+        return img * shade[:, :, None]
     cx, cy = w // 2 + int(rng.integers(-w // 10, w // 10)), h // 2 + int(rng.integers(-h // 10, h // 10))
     r = int(min(h, w) * rng.uniform(0.28, 0.4))
     dark_line = tuple(int(c * 0.55) for c in ink[0, 0])
