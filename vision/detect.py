@@ -19,7 +19,8 @@ from .exposure import normalized
 DETECT_SIDE_PX = 20.0  # die side at detection scale, for the smallest taught die
 MAX_DICE_PER_BLOB = 6  # a bigger same-colored blob is a card or a mat, not a heap of dice
 OPEN_SHARE = 0.35  # opening disc diameter, in die sides
-MIN_BLOB_SHARE = 0.35  # blobs smaller than this share of a die are specks, ink, or noise
+MIN_BLOB_SHARE = 0.35
+MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and this long is two  # blobs smaller than this share of a die are specks, ink, or noise
 
 
 @dataclass(frozen=True)
@@ -65,13 +66,13 @@ def local_contrast(small_bgr: np.ndarray) -> np.ndarray:
 
 
 def downscaled(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
-    """The frame at `scale`, averaging pixels (integer-factor area resize, which OpenCV does
-    fast, then a small linear step to the exact size)."""
+    """The frame at `scale`, averaging pixels."""
     height, width = frame_bgr.shape[:2]
     size = (max(1, int(round(width * scale))), max(1, int(round(height * scale))))
-    factor = int(1.0 / scale)
-    if factor >= 2:
-        frame_bgr = cv2.resize(frame_bgr, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+    # Halve with a 2x2 mean until within a factor of 2 (cheap and alias-free), then bilinear.
+    while frame_bgr.shape[1] >= 2 * size[0] and frame_bgr.shape[0] >= 2 * size[1]:
+        frame_bgr = cv2.resize(frame_bgr, (frame_bgr.shape[1] // 2, frame_bgr.shape[0] // 2),
+                               interpolation=cv2.INTER_AREA)
     return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR)
 
 
@@ -164,6 +165,11 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
         ys, xs = np.nonzero(inside)
         xs, ys = xs + x0, ys + y0
         points = np.stack([xs, ys], axis=1).astype(np.float32)
+        if count == 1 and area > MERGED_AREA * die_area:
+            # Two dice side by side can have the area of one big one; their blob is long.
+            (_, _), (w, h), _ = cv2.minAreaRect(points)
+            if max(w, h) > MERGED_ASPECT * max(min(w, h), 1.0):
+                count = 2
         confidence = float(evidence.die_color[ys, xs, k - 1].mean())
         groups = _split(points, max(1, count))
         for group in groups:

@@ -226,7 +226,8 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
             is_die.append(label is not None)
             if label is None:
                 continue
-            (right_colors if label.color == candidate.color else wrong_colors).append(candidate.color_confidence)
+            if _distance(label.center, reading.center) < 0.3 * reading.size:  # surely this die
+                (right_colors if label.color == candidate.color else wrong_colors).append(candidate.color_confidence)
             if label.symbol is None or label.symbol not in known:
                 continue
             if reading.best_symbol == label.symbol:
@@ -254,6 +255,10 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     return Calibration(min_score=min_score, margin_low=float(low), margin_high=float(high),
                        score_low=score_low, score_high=score_high,
                        min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
 
 
 def _nearest(dice: tuple[LabelledDie, ...], center: tuple[float, float], size: float) -> LabelledDie | None:
