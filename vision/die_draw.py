@@ -194,14 +194,15 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
              cocked_tilt: float = 0.0, cocked_symbols: tuple[str, str] = ("finger", "finger"),
              glare: float = 0.0, wear: float = 0.0, seed: int = 0,
              bounce: tuple[float, float, float] = (1.0, 1.0, 1.0),
-             symbol_scale: float = SYMBOL_FRACTION) -> None:
+             symbol_scale: float = SYMBOL_FRACTION, motion: tuple[float, float] = (0.0, 0.0)) -> None:
     """Draw one die onto ``canvas`` (float32 BGR, in place).
 
     ``center`` is where the middle of the top face (or of a cocked die's ridge outline) lands in
     the image; ``lean`` is how far the top is displaced from the footprint by perspective;
     ``wear`` (0..1) rubs paint off the symbol in blotches placed by ``seed``; ``bounce`` is
     the relative color of the table around the die, which tints the sides (reflected light);
-    ``symbol_scale`` is the symbol's side relative to the die's (boxes differ).
+    ``symbol_scale`` is the symbol's side relative to the die's (boxes differ); ``motion`` is
+    how far (px) the die travels during the exposure, smearing it along that direction.
     """
     col = np.asarray(color, np.float32)
     pnt = np.asarray(paint, np.float32)
@@ -229,10 +230,11 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     lean_v = np.asarray(lean, np.float32) * (height / size)
     base = top - lean_v
     hull_pts = cv2.convexHull(np.concatenate([top, base]).astype(np.float32)).reshape(-1, 2)
-    x0 = int(np.floor(hull_pts[:, 0].min())) - 3
-    y0 = int(np.floor(hull_pts[:, 1].min())) - 3
-    x1 = int(np.ceil(hull_pts[:, 0].max())) + 3
-    y1 = int(np.ceil(hull_pts[:, 1].max())) + 3
+    pad = 3 + int(np.ceil(np.hypot(*motion) / 2))  # room for the motion smear
+    x0 = int(np.floor(hull_pts[:, 0].min())) - pad
+    y0 = int(np.floor(hull_pts[:, 1].min())) - pad
+    x1 = int(np.ceil(hull_pts[:, 0].max())) + pad
+    y1 = int(np.ceil(hull_pts[:, 1].max())) + pad
     pw, ph = x1 - x0, y1 - y0
     off = np.array([x0, y0], np.float32)
 
@@ -279,7 +281,23 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     top_a = warped[:, :, 3:4]
     out = sides * body_a[:, :, None] * (1 - top_a) + warped[:, :, :3]
     out_a = body_a * (1 - top_a[:, :, 0]) + top_a[:, :, 0]
+    if np.hypot(*motion) >= 1.0:
+        # Moving during the exposure: smear colour and coverage alike along the motion (the
+        # colour is premultiplied, so the smeared die fades correctly into the table).
+        kernel = _motion_kernel(float(motion[0]), float(motion[1]))
+        out = cv2.filter2D(out.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        out_a = cv2.filter2D(out_a.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
     _composite(canvas, x0, y0, out, out_a)
+
+
+def _motion_kernel(dx: float, dy: float) -> np.ndarray:
+    """A normalised line kernel for a displacement of (dx, dy) px during the exposure."""
+    n = int(np.ceil(max(abs(dx), abs(dy)))) * 2 + 1
+    kernel = np.zeros((n, n), np.float32)
+    c = n // 2
+    cv2.line(kernel, (int(round(c - dx / 2)), int(round(c - dy / 2))),
+             (int(round(c + dx / 2)), int(round(c + dy / 2))), 1.0, 1, cv2.LINE_AA)
+    return kernel / max(float(kernel.sum()), 1e-6)
 
 
 def _rounded_outline(center: tuple[float, float], size: float, angle_deg: float,

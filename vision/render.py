@@ -58,6 +58,7 @@ class DieSpec:
     tilt: float = 0.0
     faces: tuple[str, str] = ("finger", "finger")
     seat: int | None = None
+    motion: tuple[float, float] = (0.0, 0.0)  # travel during the exposure (px): motion blur
 
     def __post_init__(self) -> None:
         if self.color not in COLORS:
@@ -624,7 +625,7 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
                  symbol=None if d.cocked else d.symbol, lean=leans[i], shading=shading,
                  cocked_tilt=d.tilt if d.cocked else 0.0, cocked_symbols=d.faces, wear=wear,
                  seed=int(die_rng.integers(1 << 31)), bounce=tuple(float(v) for v in bounce),
-                 symbol_scale=scene.look.symbol_scale)
+                 symbol_scale=scene.look.symbol_scale, motion=d.motion)
 
     if scene.hand is not None:
         draw_hand(img, scene.hand, shadow_offset(light, scene.hand.width * 0.7), light.shadow_strength)
@@ -658,6 +659,8 @@ def roll_sequence(final_scene: Scene, n_frames: int, seed: int) -> list[np.ndarr
         dice = []
         for d, (throw, spin, phase) in zip(final_scene.dice, throws):
             c = np.asarray(d.center) + throw * (1 - ease)
+            # Travel during half a frame interval: d(center)/dp = -2 throw (1 - p).
+            motion = -2.0 * throw * (1 - p) / (n_roll + 1) * 0.5
             tumbling = p < 0.75
             tilt = 45 + 35 * np.sin(phase + 9 * p) if tumbling else 0.0
             faces = die_faces(d.color)
@@ -665,10 +668,9 @@ def roll_sequence(final_scene: Scene, n_frames: int, seed: int) -> list[np.ndarr
                 d, center=(float(c[0]), float(c[1])), angle=float(d.angle + spin * (1 - ease)),
                 cocked=tumbling or d.cocked, tilt=float(tilt) if tumbling else d.tilt,
                 symbol=None if tumbling else d.symbol,
-                faces=(faces[int(rng.integers(6))], faces[int(rng.integers(6))]) if tumbling else d.faces))
-        blur = final_scene.optics.blur + 2.0 * (1 - ease)
-        scene = dataclasses.replace(final_scene, dice=tuple(dice), hand=None, noise_seed=seed + f,
-                                    optics=dataclasses.replace(final_scene.optics, blur=blur))
+                faces=(faces[int(rng.integers(6))], faces[int(rng.integers(6))]) if tumbling else d.faces,
+                motion=(float(motion[0]), float(motion[1]))))
+        scene = dataclasses.replace(final_scene, dice=tuple(dice), hand=None, noise_seed=seed + f)
         frames.append(render(scene)[0])
     side = int(rng.integers(2))
     pw = float(np.mean([d.size for d in final_scene.dice]) * 4.5) if final_scene.dice else 350.0
