@@ -8,13 +8,19 @@ line on stderr that names the file and says why.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-import time
-from collections.abc import Callable
+import os
 
-from .labels import ImageError
+# Reading does many small matrix products; BLAS threads only fight over them (and over the
+# cores the camera and web threads need). Must be set before numpy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from .labels import ImageError  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 

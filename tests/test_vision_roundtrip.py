@@ -1,0 +1,98 @@
+"""Teach on committed labelled fixtures, read held-out ones, score per the spec."""
+
+from __future__ import annotations
+
+import glob
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from vision.labels import load_labelled
+from vision.reader import Die, read_frame
+from vision.scoring import Score, score_image
+from vision.teach import teach
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
+# Sets with both teach/ and test/ folders: photoreal-c always, one per renderer art style once
+# its fixtures are committed.
+SETS = sorted(p.name for p in FIXTURES.iterdir() if (p / "teach").is_dir() and (p / "test").is_dir())
+
+
+def _images(folder: Path) -> list[str]:
+    return sorted(glob.glob(str(folder / "*.png")) + glob.glob(str(folder / "*.jpg")))
+
+
+@lru_cache(maxsize=None)
+def _taught(name: str):
+    return teach([load_labelled(p) for p in _images(FIXTURES / name / "teach")])
+
+
+@lru_cache(maxsize=None)
+def _score(name: str) -> Score:
+    total = Score()
+    profile = _taught(name)
+    for path in _images(FIXTURES / name / "test"):
+        image, labels = load_labelled(path)
+        total = total + score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
+    return total
+
+
+def test_photoreal_fixture_is_present() -> None:
+    assert "photoreal-c" in SETS
+
+
+# Confidently wrong readings silently change a bid: none on the photo-like box, and at most
+# one die in 30 on the renderer's harder scenes (the benchmark's goal is 0.2 %).
+MAX_WRONG_SHARE = {"photoreal-c": 0.0}
+DEFAULT_MAX_WRONG_SHARE = 1 / 30
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_few_confident_wrong_readings(name: str) -> None:
+    score = _score(name)
+    assert score.dice > 0
+    assert score.wrong <= MAX_WRONG_SHARE.get(name, DEFAULT_MAX_WRONG_SHARE) * score.dice, score
+
+
+# Regression guards, not goals (the goals are in the benchmark): what the reader achieves on
+# these fixtures today with some slack, so a change that loses dice or doubts more fails here.
+# The renderer's sets include white dice on cream gingham and dice under hands' shadows, which
+# blob detection still misses often.
+MAX_LOST_SHARE = {"photoreal-c": 0.10}
+DEFAULT_MAX_LOST_SHARE = 0.40
+MAX_FLAGGED_SHARE = 0.50
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_few_missed_or_phantom_dice(name: str) -> None:
+    score = _score(name)
+    allowed = MAX_LOST_SHARE.get(name, DEFAULT_MAX_LOST_SHARE) * score.dice
+    assert score.missed + score.phantoms <= max(1, allowed), score
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_most_dice_are_read_confidently(name: str) -> None:
+    score = _score(name)
+    assert score.flagged <= max(1, MAX_FLAGGED_SHARE * score.read), score
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_some_cocked_dice_are_seen_as_unreadable(name: str) -> None:
+    score = _score(name)
+    # (A cocked die read with a confident symbol counts as wrong, which the test above limits.)
+    assert score.cocked == 0 or score.cocked_ok > 0, score
+
+
+def test_read_frame_returns_dice_values() -> None:
+    profile = _taught("photoreal-c")
+    image, _ = load_labelled(_images(FIXTURES / "photoreal-c" / "test")[0])
+    dice = read_frame(image, profile)
+    assert dice and all(isinstance(d, Die) for d in dice)
+    height, width = image.shape[:2]
+    for die in dice:
+        assert die.color in profile.colors
+        assert die.symbol is None or die.symbol in profile.symbols
+        assert 0 <= die.center[0] < width and 0 <= die.center[1] < height
+        assert 0.5 * profile.die_sizes[0] < die.size < 2 * profile.die_sizes[2]
+        assert 0.0 <= die.confidence <= 1.0
