@@ -353,11 +353,18 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
         cocked_fraction = 0.0 if rng.random() < 0.4 else float(rng.uniform(0.04, 0.15))
     touching = float(rng.uniform(0.2, 0.6)) if touching is None else touching
 
-    # Camera: the lens sits above some point near the frame; higher lens, smaller lean.
-    nadir = (width * rng.uniform(0.1, 0.9), height * rng.uniform(0.1, 0.9))
+    # Camera: the lens sits above a point in the frame (looking straight down), or beside it
+    # (a camera on a stand, tilted: every die shows its sides). Higher lens, smaller lean.
+    # (The tilted camera draws from its own stream, so adding it left every other draw as it was.)
+    nadir = (float(width * rng.uniform(0.1, 0.9)), float(height * rng.uniform(0.1, 0.9)))
+    view_rng = np.random.default_rng([seed, 7])
+    if view_rng.random() < 0.5:
+        a = view_rng.uniform(0, 2 * np.pi)
+        far = view_rng.uniform(0.7, 1.3) * max(width, height)
+        nadir = (float(width / 2 + far * np.cos(a)), float(height / 2 + far * np.sin(a)))
     corners = np.array([[0, 0], [width, 0], [0, height], [width, height]], np.float64)
     reach = float(np.max(np.linalg.norm(corners - np.asarray(nadir), axis=1)))
-    view = View(nadir, reach / np.tan(np.radians(rng.uniform(8, MAX_TILT_DEG))))
+    view = View(nadir, float(reach / np.tan(np.radians(rng.uniform(8, MAX_TILT_DEG)))))
 
     # Table edge, cards, tokens, coins.
     items: list[Distractor] = []
