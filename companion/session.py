@@ -492,18 +492,32 @@ class Session:
             return self.version
 
     def propose_reading(
-        self, seat: int, slots: dict[str, list[str | None]], problems: tuple[str, ...], crop: bytes | None
+        self,
+        offers: list[tuple[int, dict[str, list[str | None]], tuple[str, ...], bytes | None]],
+        camera: dict[str, Any] | None = None,
     ) -> int:
-        """Offer ``seat`` the camera's reading of their zone: one slot per die of their stash (None
-        where the camera could not read or did not see a die), what does not add up, and a JPEG of
-        the zone. A seat that has confirmed its roll, or sealed its bid, is left alone."""
+        """Offer each seat the camera's reading of their zone, all in one change: per seat, one
+        slot per die of their stash (None where the camera could not read or did not see a die),
+        what does not add up, and a JPEG of their dice; ``camera`` is what every viewer may know of
+        the reading. A seat that has confirmed its roll, or sealed its bid, is left alone."""
         with self._lock:
             state = self.state
-            if state is None or state.phase is not Phase.BIDDING or not 0 <= seat < len(state.players):
+            if state is None or state.phase is not Phase.BIDDING:
                 return self.version
-            if state.rolls[seat] is not None or state.bids[seat] is not None:
-                return self.version
-            return self.propose_roll(seat, Roll.from_dict(slots), "camera", crop, problems)
+            changed = camera != self.camera
+            self.camera = camera
+            for seat, slots, problems, crop in offers:
+                if not 0 <= seat < len(state.players) or state.rolls[seat] is not None or state.bids[seat] is not None:
+                    continue
+                proposal = Proposal(Roll.from_dict(slots), "camera", state.round, tuple(problems))
+                if crop is not None:
+                    self._crops[seat] = bytes(crop)
+                if self.proposals.get(seat) != proposal:
+                    self.proposals[seat] = proposal
+                    changed = True
+            if changed:
+                self._bump_table()
+            return self.version
 
     def withdraw_proposal(self, seat: int) -> int:
         """Take back what was offered to ``seat`` (they re-roll: a new reading is coming)."""

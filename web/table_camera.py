@@ -81,7 +81,7 @@ class TableCamera:
         self._lock = threading.Lock()
         self._reading: Reading | None = None
         self._reading_jpeg: bytes | None = None
-        self._crops: dict[int, bytes] = {}
+        self._reading_frame: np.ndarray | None = None
         self._zones: Zones | None = None
         self._work = threading.Event()
         self._stop = threading.Event()
@@ -211,21 +211,20 @@ class TableCamera:
         groups = assign(dice, zones)
         problems: list[str] = [m.message for m in outside_mismatch(groups[None])]
         annotated = draw_zones(draw_reading(frame, list(dice)), zones, list(state.players))
+        offers = []
         for seat, name in enumerate(state.players):
             if state.rolls[seat] is not None or state.bids[seat] is not None:
                 continue  # this seat has confirmed its roll already
             expected = state.stashes[seat].as_dict()
             mine = groups.get(seat, [])
-            mismatches = [m.message for m in stash_mismatches(name, mine, expected)]
+            mismatches = tuple(m.message for m in stash_mismatches(name, mine, expected))
             problems += mismatches
-            slots = stash_slots(mine, expected)
-            crop = _seat_crop(annotated, zones.polygons[seat], mine)
-            self.session.propose_reading(seat, slots, tuple(mismatches), crop)
+            offers.append((seat, stash_slots(mine, expected), mismatches, _seat_crop(annotated, zones.polygons[seat], mine)))
         reading = Reading(snapshot.number, snapshot.timestamp, dice, zones, tuple(problems), read_ms)
-        jpeg = _jpeg(annotated, max_width=1280)
-        with self._lock:
-            self._reading, self._reading_jpeg = reading, jpeg
-        self.session.set_camera(self.status())
+        with self._lock:  # the reading is known before any phone is offered it
+            # the table screen's picture is encoded when first asked for, off the phones' path
+            self._reading, self._reading_frame, self._reading_jpeg = reading, annotated, None
+        self.session.propose_reading(offers, self.status())
         self.last_latency = time.monotonic() - snapshot.timestamp
         return reading
 
@@ -243,6 +242,8 @@ class TableCamera:
     def reading_jpeg(self) -> bytes | None:
         """The last frame read, with each die's reading and the seat zones drawn on it."""
         with self._lock:
+            if self._reading_jpeg is None and self._reading_frame is not None:
+                self._reading_jpeg = _jpeg(self._reading_frame, max_width=1280)
             return self._reading_jpeg
 
     def live_jpeg(self) -> bytes | None:
