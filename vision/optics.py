@@ -15,11 +15,14 @@ import numpy as np
 @dataclass(frozen=True)
 class Optics:
     """Camera imperfections: Gaussian defocus (px), noise level (std of 8-bit values at mid
-    grey, grows with brightness like shot noise) and JPEG quality (None: no compression)."""
+    grey, grows with brightness like shot noise), JPEG quality (None: no compression) and
+    auto-exposure (a dark scene is brightened, at the price of amplified noise)."""
 
     blur: float
     noise: float
     jpeg_quality: int | None
+    exposure_target: float = 0.42  # mean brightness auto-exposure aims for (0..1)
+    auto_exposure: float = 0.0  # how far it goes there: 0 fixed exposure, 1 all the way
 
 
 def random_optics(rng: np.random.Generator, gain: float = 1.0) -> Optics:
@@ -27,7 +30,9 @@ def random_optics(rng: np.random.Generator, gain: float = 1.0) -> Optics:
     amplify its signal (the camera's own denoising keeps the level modest)."""
     return Optics(blur=float(rng.choice([0.0, 0.6, 0.9, 1.3, 1.8], p=[0.2, 0.3, 0.25, 0.15, 0.1])),
                   noise=float(rng.uniform(0.6, 1.9) / np.sqrt(min(1.0, max(gain, 0.3)))),
-                  jpeg_quality=int(rng.integers(70, 96)))
+                  jpeg_quality=int(rng.integers(70, 96)),
+                  exposure_target=float(rng.uniform(0.33, 0.5)),
+                  auto_exposure=float(rng.uniform(0.3, 0.6)))
 
 
 _TILE_MARGIN = 256
@@ -56,15 +61,18 @@ def develop(img: np.ndarray, optics: Optics, noise_seed: int) -> np.ndarray:
     if optics.blur > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), optics.blur)
     h, w = img.shape[:2]
-    out = cv2.multiply(img, (255.0, 255.0, 255.0, 0.0))
+    mean = max(float(np.mean(cv2.mean(img)[:3])), 1e-3)
+    gain = 1.0
+    if optics.auto_exposure > 0:  # partial: a dim room still looks dim, only less so
+        gain = float(np.clip((optics.exposure_target / mean) ** optics.auto_exposure, 0.7, 1.5))
+    out = cv2.multiply(img, (255.0 * gain, 255.0 * gain, 255.0 * gain, 0.0))
     if optics.noise > 0:
         rng = np.random.default_rng(noise_seed)
         tile = _noise_tile(h, w)
         oy, ox = (int(v) for v in rng.integers(0, _TILE_MARGIN, 2))
-        # Shot-noise-like: a brighter frame is noisier. One level per frame (from its mean
-        # brightness) keeps this a single fused pass over the image.
-        mean = float(np.mean(cv2.mean(img)[:3]))
-        level = float(optics.noise) * float(np.sqrt(np.clip(mean * 2.0, 0.15, 2.0)))
+        # Shot-noise-like, a brighter frame is noisier, and a higher gain amplifies the sensor's
+        # noise too. One level per frame keeps this a single fused pass over the image.
+        level = float(optics.noise) * float(np.sqrt(np.clip(mean * gain * 2.0, 0.15, 2.0) * max(gain, 1.0)))
         out = cv2.scaleAdd(tile[oy:oy + h, ox:ox + w], level, out)
     frame = cv2.add(out, (0.5, 0.5, 0.5, 0.0), dtype=cv2.CV_8U)
     if optics.jpeg_quality is not None:

@@ -299,7 +299,7 @@ def random_look(rng: np.random.Generator, style: str) -> DiceLook:
     j = lambda c, a: tuple(float(np.clip(v * rng.uniform(1 - a, 1 + a), 0, 1)) for v in c)  # noqa: E731
     white = [(0.80, 0.90, 0.93), (0.88, 0.91, 0.92), (0.72, 0.86, 0.92)][rng.integers(3)]
     red = [(0.10, 0.09, 0.66), (0.14, 0.12, 0.74), (0.12, 0.18, 0.62)][rng.integers(3)]
-    blue = [(0.74, 0.40, 0.10), (0.78, 0.44, 0.14), (0.62, 0.28, 0.10)][rng.integers(3)]
+    blue = [(0.74, 0.34, 0.08), (0.78, 0.40, 0.12), (0.62, 0.24, 0.08)][rng.integers(3)]
     on_white = {"classic": [(0.12, 0.12, 0.62), (0.10, 0.10, 0.10)],
                 "line": [(0.10, 0.10, 0.10), (0.15, 0.10, 0.55)],
                 "bold": [(0.10, 0.10, 0.10), (0.14, 0.14, 0.66)],
