@@ -19,7 +19,7 @@ BACKGROUND = "table"
 
 def bin_index(bgr: np.ndarray) -> np.ndarray:
     """Histogram bin of every BGR pixel (any leading shape)."""
-    q = (bgr >> (8 - BITS)).astype(np.int32)
+    q = (bgr >> (8 - BITS)).astype(np.uint16)
     return (q[..., 0] << (2 * BITS)) | (q[..., 1] << BITS) | q[..., 2]
 
 
@@ -109,10 +109,11 @@ class ColorModel:
         return ColorModel(classes, posterior.astype(np.float32), die_color.astype(np.float32))
 
     def classify(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pixel: posterior per class (*shape, len(classes)) and die color given die
+        """Per pixel: posterior of the table (*shape) and die color given die
         (*shape, len(classes) - 1)."""
         index = bin_index(bgr)
-        return _lookup(self._posterior_planes, index), _lookup(self._die_color_planes, index)
+        table = np.take(self._posterior_planes[0], index)
+        return table, _lookup(self._die_color_planes, index)
 
     @property
     def _posterior_planes(self) -> np.ndarray:

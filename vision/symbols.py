@@ -112,15 +112,26 @@ class Match:
     patch: np.ndarray  # the window part that matched best, turned like the template
 
 
-def _positions(window: np.ndarray) -> np.ndarray:
-    """Every TEMPLATE_PX patch of the window at the 4 quarter turns, one flattened row each
-    (turn-major, then row, then column)."""
-    rows = []
-    for turns in range(4):
-        turned = np.rot90(window, turns)
-        view = np.lib.stride_tricks.sliding_window_view(turned, (TEMPLATE_PX, TEMPLATE_PX))
-        rows.append(view.reshape(-1, TEMPLATE_PX * TEMPLATE_PX))
-    return np.concatenate(rows).astype(np.float32)
+def _bank(templates: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, list[str], list[int]]:
+    """All templates at the 4 quarter turns as matrix columns, with each column's symbol and
+    turn. Turning the few templates is cheaper than turning every window."""
+    key = tuple(id(t) for _, t in templates)
+    cached = _BANKS.get(key)
+    if cached is None:
+        columns, symbols, turns = [], [], []
+        for turn in range(4):
+            for symbol, template in templates:
+                columns.append(np.rot90(template, -turn).ravel())
+                symbols.append(symbol)
+                turns.append(turn)
+        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns)
+        if len(_BANKS) > 32:
+            _BANKS.clear()
+        _BANKS[key] = cached
+    return cached
+
+
+_BANKS: dict[tuple[int, ...], tuple[np.ndarray, list[str], list[int]]] = {}
 
 
 def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
@@ -129,28 +140,25 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     One matrix product does it all: templates are zero-mean and unit-norm, so the normalized
     correlation of a patch is its dot product with the template over the patch's own spread.
     """
-    patches = _positions(window)
+    view = np.lib.stride_tricks.sliding_window_view(window, (TEMPLATE_PX, TEMPLATE_PX))
+    patches = view.reshape(-1, TEMPLATE_PX * TEMPLATE_PX).astype(np.float32)
     size = patches.shape[1]
     sums = patches.sum(axis=1)
-    spread = np.sqrt(np.maximum((patches * patches).sum(axis=1) - sums * sums / size, 1e-6))
-    bank = np.stack([t.ravel() for _, t in templates], axis=1)
+    spread = np.sqrt(np.maximum(np.einsum("ij,ij->i", patches, patches) - sums * sums / size, 1e-6))
+    bank, symbols, turns = _bank(templates)
     correlation = (patches @ bank) / spread[:, None]
     best_position = correlation.argmax(axis=0)
-    best_per_template = correlation[best_position, np.arange(len(templates))]
+    best_per_column = correlation[best_position, np.arange(bank.shape[1])]
     scores: dict[str, float] = {}
-    for (symbol, _), top in zip(templates, best_per_template):
+    for symbol, top in zip(symbols, best_per_column):
         scores[symbol] = max(scores.get(symbol, -2.0), float(top))
-    winner = int(best_per_template.argmax())
+    winner = int(best_per_column.argmax())
     position = int(best_position[winner])
-    shifts = WINDOW_PX - TEMPLATE_PX + 1
-    turns, rest = divmod(position, shifts * shifts)
-    ly, lx = divmod(rest, shifts)
+    ly, lx = divmod(position, WINDOW_PX - TEMPLATE_PX + 1)
     o = (WINDOW_PX - TEMPLATE_PX) / 2.0
-    dx, dy = lx - o, ly - o  # in the turned window
-    for _ in range(turns):  # undo np.rot90 (counter-clockwise) one quarter at a time
-        dx, dy = -dy, dx
-    patch = patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX)
-    return Match(scores, templates[winner][0], (float(dx), float(dy)), patch)
+    # The matching patch, turned like the template it matched (for averaging at teach time).
+    patch = np.rot90(patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX), turns[winner])
+    return Match(scores, symbols[winner], (float(lx - o), float(ly - o)), np.ascontiguousarray(patch))
 
 
 def align_to(reference: np.ndarray, patch: np.ndarray) -> np.ndarray:
