@@ -29,7 +29,7 @@ def random_optics(rng: np.random.Generator, gain: float = 1.0) -> Optics:
     """Random camera imperfections; a dim scene (low ``gain``) is noisier, as the camera has to
     amplify its signal (the camera's own denoising keeps the level modest)."""
     return Optics(blur=float(rng.choice([0.0, 0.6, 0.9, 1.3, 1.8], p=[0.2, 0.3, 0.25, 0.15, 0.1])),
-                  noise=float(rng.uniform(0.6, 1.9) / np.sqrt(min(1.0, max(gain, 0.3)))),
+                  noise=float(rng.uniform(0.5, 1.5) / np.sqrt(min(1.0, max(gain, 0.3)))),
                   jpeg_quality=int(rng.integers(70, 96)),
                   exposure_target=float(rng.uniform(0.33, 0.5)),
                   auto_exposure=float(rng.uniform(0.3, 0.6)))
@@ -51,7 +51,7 @@ def _noise_tile(height: int, width: int) -> np.ndarray:
     luma = rng.standard_normal((h, w), dtype=np.float32)
     chroma = rng.standard_normal((h // 2 + 1, w // 2 + 1, 3), dtype=np.float32)
     chroma = cv2.resize(chroma, (w, h), interpolation=cv2.INTER_NEAREST)
-    tile = luma[:, :, None] + 0.35 * chroma
+    tile = luma[:, :, None] + 0.2 * chroma
     tile.setflags(write=False)
     return tile
 
