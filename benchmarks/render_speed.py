@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 
 from vision.render import random_scene, render  # noqa: E402
-from vision.tables import make_table  # noqa: E402
 
 
 def main() -> None:

@@ -22,8 +22,8 @@ import numpy as np
 from vision.die_draw import Shading, draw_die, footprint, light_vector, outline
 from vision.distractors import Distractor, distractor_outline, draw_distractor, edge_side
 from vision.hand import Hand, draw_hand, hand_mask
-from vision.lighting import LIGHT_KINDS, Light, add_glare, apply_shadows, illumination, random_light, \
-    shadow_offset
+from vision.lighting import LIGHT_KINDS  # noqa: F401  (re-exported: the kinds a scene may use)
+from vision.lighting import Light, add_glare, apply_shadows, illumination, random_light, shadow_offset
 from vision.optics import Optics, develop, random_optics
 from vision.symbol_art import STYLES as _ART_STYLES
 from vision.symbol_art import SYMBOLS
