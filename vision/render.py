@@ -6,291 +6,30 @@ image and the labels of the dice-images spec (``shared/spec/dice-images.md``), w
 ``center`` the projected middle of its top face and ``size`` its top face side in pixels.
 
 ``random_scene(seed, ...)`` makes varied scenes reproducibly; ``place_dice`` lays given dice in
-given zones (for a demo camera that must show known dice in known seats); ``roll_sequence`` makes
-a short clip of dice tumbling in, a hand passing and the table settling.
+given zones (for a demo camera that must show known dice in known seats) and ``scene_for_dice``
+puts them on a table; ``roll_sequence`` makes a short clip of dice tumbling in, a hand passing
+and the table settling. The scene values live in ``vision.scene`` and placement in
+``vision.placement``; both are re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Sequence
 
 import cv2
 import numpy as np
 
-from vision.die_draw import Shading, draw_die, footprint, light_vector, outline
+from vision.die_draw import Shading, draw_die, footprint, light_vector
 from vision.distractors import Distractor, distractor_outline, draw_distractor, edge_side
 from vision.hand import Hand, draw_hand, hand_mask
 from vision.lighting import LIGHT_KINDS  # noqa: F401  (re-exported: the kinds a scene may use)
-from vision.lighting import Light, add_glare, apply_shadows, illumination, random_light, shadow_offset
+from vision.lighting import add_glare, apply_shadows, illumination, random_light, shadow_offset
 from vision.optics import Optics, develop, random_optics
-from vision.symbol_art import STYLES as _ART_STYLES
-from vision.symbol_art import SYMBOLS
+from vision.placement import as_blocker, clear_of, inflate, overlaps, place_dice  # noqa: F401
+from vision.scene import (COLORS, FRAME_SIZES, MAX_TILT_DEG, OWN_SYMBOL, STYLES,  # noqa: F401
+                          SYMBOLS, DiceLook, DieSpec, Scene, View, die_faces, die_outline)
 from vision.tables import TABLE_KINDS, TABLE_VARIANTS, make_table
-
-STYLES: tuple[str, ...] = _ART_STYLES
-COLORS: tuple[str, ...] = ("white", "red", "blue")
-OWN_SYMBOL = {"red": "gun", "blue": "cocktail", "white": "gavel"}
-FRAME_SIZES: tuple[tuple[int, int], ...] = ((1640, 1232), (2304, 1296))
-MAX_TILT_DEG = 15.0
-
-
-def die_faces(color: str) -> tuple[str, ...]:
-    """The six faces of a die of ``color``: two fingers, two of its own symbol, one of each other."""
-    own = OWN_SYMBOL[color]
-    others = tuple(s for s in ("gun", "cocktail", "gavel") if s != own)
-    return ("finger", "finger", own, own) + others
-
-
-@dataclass(frozen=True)
-class DieSpec:
-    """One die. ``center``: where the middle of its top face appears in the image (px);
-    ``size``: top face side (px); ``angle``: in-plane rotation (degrees). A ``cocked`` die leans
-    by ``tilt`` degrees on an edge (no face on top; ``symbol`` is None) and shows ``faces``."""
-
-    color: str
-    symbol: str | None
-    center: tuple[float, float]
-    size: float
-    angle: float
-    cocked: bool = False
-    tilt: float = 0.0
-    faces: tuple[str, str] = ("finger", "finger")
-    seat: int | None = None
-    motion: tuple[float, float] = (0.0, 0.0)  # travel during the exposure (px): motion blur
-
-    def __post_init__(self) -> None:
-        if self.color not in COLORS:
-            raise ValueError(f"unknown color {self.color!r}; expected one of {COLORS}")
-        if self.symbol is not None and self.symbol not in SYMBOLS:
-            raise ValueError(f"unknown symbol {self.symbol!r}; expected one of {SYMBOLS}")
-        if self.cocked and self.tilt <= 0:
-            object.__setattr__(self, "tilt", 45.0)  # a cocked die leans; default halfway over
-
-
-@dataclass(frozen=True)
-class DiceLook:
-    """A box of dice: body colors, paint on white dice and on colored dice (BGR 0..1), gloss,
-    paint opacity, the share of dice whose paint is worn and the symbols' relative size."""
-
-    white: tuple[float, float, float]
-    red: tuple[float, float, float]
-    blue: tuple[float, float, float]
-    paint_on_white: tuple[float, float, float]
-    paint_on_color: tuple[float, float, float]
-    gloss: float
-    paint_alpha: float = 0.95
-    wear: float = 0.0  # share of dice with rubbed-off paint
-    symbol_scale: float = 0.74  # symbol side relative to the die side
-
-
-@dataclass(frozen=True)
-class View:
-    """Camera geometry: the image point straight below the lens (may lie outside the frame when
-    the camera is tilted) and the lens height above the table, both in pixels at table level."""
-
-    nadir: tuple[float, float]
-    height: float
-
-    def lean(self, point: tuple[float, float], size: float) -> tuple[float, float]:
-        """Displacement of a die's top face from its footprint (px), at most 15 degrees' worth."""
-        d = (np.asarray(point, np.float64) - np.asarray(self.nadir)) * size / self.height
-        limit = np.tan(np.radians(MAX_TILT_DEG)) * size
-        n = float(np.linalg.norm(d))
-        if n > limit:
-            d *= limit / n
-        return float(d[0]), float(d[1])
-
-
-DEFAULT_LOOK = DiceLook(white=(0.80, 0.90, 0.93), red=(0.10, 0.09, 0.66), blue=(0.74, 0.40, 0.10),
-                        paint_on_white=(0.12, 0.12, 0.62), paint_on_color=(0.90, 0.92, 0.93),
-                        gloss=0.6)
-
-
-@dataclass(frozen=True)
-class Scene:
-    """Everything needed to render one frame; rendering the same scene gives the same image."""
-
-    width: int
-    height: int
-    style: str
-    table: str
-    light: Light
-    dice: tuple[DieSpec, ...]
-    seed: int
-    distractors: tuple[Distractor, ...] = ()
-    hand: Hand | None = None
-    look: DiceLook = DEFAULT_LOOK
-    view: View | None = None
-    optics: Optics = Optics(blur=0.6, noise=2.5, jpeg_quality=88)
-    glare: tuple[tuple[float, float, float, float], ...] = ()
-    noise_seed: int | None = None
-
-    def camera(self) -> View:
-        return self.view or View((self.width / 2, self.height / 2), 4.0 * max(self.width, self.height))
-
-
-# --- geometry helpers ---------------------------------------------------------------------
-
-def die_outline(die: DieSpec) -> np.ndarray:
-    """The die's top-level outline (4 x 2): its top face, or for a cocked die both faces."""
-    if die.cocked:
-        t = np.radians(die.tilt)
-        return outline(die.center, die.size, die.angle, die.size * (np.cos(t) + np.sin(t)))
-    return outline(die.center, die.size, die.angle)
-
-
-def _separated(a: np.ndarray, b: np.ndarray, gap: float = 0.0) -> bool:
-    """Separating-axis test for convex polygons: True when they are at least ``gap`` apart."""
-    edges = np.concatenate([np.roll(a, -1, axis=0) - a, np.roll(b, -1, axis=0) - b])
-    axes = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
-    norms = np.linalg.norm(axes, axis=1, keepdims=True)
-    keep = norms[:, 0] > 1e-9  # a repeated vertex gives a zero edge, which separates nothing
-    axes = axes[keep] / norms[keep]
-    pa, pb = a @ axes.T, b @ axes.T
-    return bool(np.any((pa.max(axis=0) + gap <= pb.min(axis=0)) | (pb.max(axis=0) + gap <= pa.min(axis=0))))
-
-
-def _clear_of(poly: np.ndarray, blockers: list[tuple[np.ndarray, np.ndarray, float]]) -> bool:
-    """True when ``poly`` interpenetrates none of ``blockers`` (polygon, centre, radius);
-    a bounding-circle check first skips the exact test for far-apart pairs."""
-    c = poly.mean(axis=0)
-    r = float(np.sqrt(((poly - c) ** 2).sum(axis=1).max()))
-    for other, oc, orad in blockers:
-        if (c[0] - oc[0]) ** 2 + (c[1] - oc[1]) ** 2 >= (r + orad) ** 2:
-            continue
-        if not _separated(poly, other):
-            return False
-    return True
-
-
-def _inflate(poly: np.ndarray, margin: float) -> np.ndarray:
-    """``poly`` scaled about its centre so that it reaches ``margin`` further out."""
-    c = poly.mean(axis=0)
-    r = float(np.sqrt(((poly - c) ** 2).sum(axis=1).max())) or 1.0
-    return c + (poly - c) * (r + margin) / r
-
-
-def _blocker(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    poly = np.asarray(poly, np.float64)
-    c = poly.mean(axis=0)
-    return poly, c, float(np.sqrt(((poly - c) ** 2).sum(axis=1).max()))
-
-
-def overlaps(a: DieSpec, b: DieSpec) -> bool:
-    """True when two dice's outlines interpenetrate (touching is allowed)."""
-    return not _separated(die_outline(a), die_outline(b), gap=-0.01)
-
-
-def _zone_polygon(zone) -> np.ndarray:
-    z = np.asarray(zone, np.float64)
-    if z.shape == (4,):  # x0, y0, x1, y1
-        x0, y0, x1, y1 = z
-        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    return z.reshape(-1, 2)
-
-
-def _inside(poly: np.ndarray, zone: np.ndarray) -> bool:
-    contour = zone.astype(np.float32).reshape(-1, 1, 2)
-    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in poly)
-
-
-def _touch_candidate(rng: np.random.Generator, anchor: DieSpec, die: DieSpec,
-                     blockers: list[tuple[np.ndarray, np.ndarray, float]]) -> DieSpec | None:
-    """``die`` moved to rest against ``anchor`` on a random side, or None if that spot is taken."""
-    side = rng.integers(4)
-    a = np.radians(anchor.angle + 90 * side)
-    normal = np.array([np.cos(a), np.sin(a)])
-    tangent = np.array([-normal[1], normal[0]])
-    slide = rng.uniform(-0.45, 0.45) * anchor.size
-    # Square outlines line up every 90 degrees; which way the symbol faces is free.
-    turn = 90 * int(rng.integers(4))
-    angle = anchor.angle + turn + (rng.uniform(-8, 8) if rng.random() < 0.6 else 0.0)
-    if die.cocked:
-        # Leaning toward the anchor: the ridge runs parallel to the anchor's touching face.
-        angle = anchor.angle + 90 * side + 90 + 180 * int(rng.integers(2))
-    # Both outlines' extents along the anchor's face normal give the exact contact distance
-    # (the normal is a separating axis, so at that distance they touch without overlapping).
-    c0 = np.asarray(anchor.center)
-    reach_a = float(((die_outline(anchor) - c0) @ normal).max())
-    probe = dataclasses.replace(die, center=(0.0, 0.0), angle=float(angle))
-    reach_b = float((-(die_outline(probe) @ normal)).max())
-
-    def at(dist: float) -> DieSpec:
-        c = c0 + normal * dist + tangent * slide
-        return dataclasses.replace(die, center=(float(c[0]), float(c[1])), angle=float(angle))
-
-    far = reach_a + reach_b
-    placed = at(far + rng.uniform(0.2, 1.0))
-    return placed if _clear_of(die_outline(placed), blockers) else None
-
-
-def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Generator, *,
-               size: float = 80.0, touching: float = 0.3, existing: Sequence[DieSpec] = (),
-               obstacles: Sequence[np.ndarray] = (), seat: int | None = None,
-               size_jitter: float = 0.02, attempts: int = 400) -> list[DieSpec]:
-    """Lay ``dice`` ((color, symbol) pairs; symbol None means cocked) inside ``zone``.
-
-    ``zone`` is a rectangle (x0, y0, x1, y1) or a polygon of (x, y) points; every die's outline
-    ends up entirely inside it. Dice never interpenetrate each other, ``existing`` dice or the
-    ``obstacles`` polygons; with probability ``touching`` a die is put in contact with one
-    already placed (cocked dice are laid last and lean on a neighbour when there is one).
-    Raises ValueError when the zone is too small to hold them.
-    """
-    zone_poly = _zone_polygon(zone)
-    x0, y0 = zone_poly.min(axis=0)
-    x1, y1 = zone_poly.max(axis=0)
-    placed: list[DieSpec] = []
-    # Obstacles grow by the largest perspective lean: a die's footprint may stick out from
-    # under its top face by that much, and must not rest on a token either.
-    blockers = [_blocker(die_outline(d)) for d in existing] + \
-        [_blocker(_inflate(np.asarray(o, np.float64), 0.3 * size)) for o in obstacles]
-    # Cocked dice are laid last, so that each has a standing neighbour to lean on; the result
-    # keeps the order of ``dice``.
-    order = [i for i, (_, sym) in enumerate(dice) if sym is not None] + \
-        [i for i, (_, sym) in enumerate(dice) if sym is None]
-    results: dict[int, DieSpec] = {}
-    for index in order:
-        color, symbol = dice[index]
-        if color not in COLORS:
-            raise ValueError(f"unknown color {color!r}")
-        if symbol is not None and symbol not in SYMBOLS:
-            raise ValueError(f"unknown symbol {symbol!r}")
-        s = size * (1 + rng.uniform(-size_jitter, size_jitter))
-        cocked = symbol is None
-        faces = die_faces(color)
-        template = DieSpec(color=color, symbol=symbol, center=(0.0, 0.0), size=float(s),
-                           angle=float(rng.uniform(0, 360)), cocked=cocked,
-                           tilt=float(rng.uniform(35, 55)) if cocked else 0.0,
-                           faces=(faces[rng.integers(6)], faces[rng.integers(6)]), seat=seat)
-        result = None
-        for attempt in range(attempts):
-            want_touch = placed and (cocked or rng.random() < touching) and attempt < attempts // 2
-            if want_touch:
-                anchor = placed[int(rng.integers(len(placed)))]
-                if anchor.cocked:
-                    continue
-                cand = _touch_candidate(rng, anchor, template, blockers)
-                if cand is None:
-                    continue
-            else:
-                c = (float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1)))
-                cand = dataclasses.replace(template, center=c)
-            poly = die_outline(cand)
-            if not _inside(poly, zone_poly):
-                continue
-            if not _clear_of(poly, blockers):
-                continue
-            result = cand
-            break
-        if result is None:
-            raise ValueError(f"could not place {len(dice)} dice of size {size:.0f} in zone")
-        placed.append(result)
-        results[index] = result
-        blockers.append(_blocker(die_outline(result)))
-    return [results[i] for i in range(len(dice))]
-
 
 # --- random scenes --------------------------------------------------------------------------
 
@@ -476,7 +215,7 @@ def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height
                         light=light, distractors=False, hand=False, edge=False, die_size=size,
                         glare=glare, optics=optics)
     rng = np.random.default_rng([seed, 1])
-    keep_out = [_blocker(_inflate(die_outline(d).astype(np.float64), 0.4 * d.size)) for d in dice]
+    keep_out = [as_blocker(inflate(die_outline(d).astype(np.float64), 0.4 * d.size)) for d in dice]
     items: list[Distractor] = []
     if distractors:
         for kind, count, scale in (("card", 2, (3.2, 4.2)), ("token", 3, (0.9, 1.5)), ("coin", 2, (0.5, 0.9))):
@@ -485,7 +224,7 @@ def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height
                     d = Distractor(kind, (float(rng.uniform(0, width)), float(rng.uniform(0, height))),
                                    float(size * rng.uniform(*scale)), float(rng.uniform(0, 180)),
                                    int(rng.integers(0, 1000)))
-                    if _clear_of(distractor_outline(d).astype(np.float64), keep_out):
+                    if clear_of(distractor_outline(d).astype(np.float64), keep_out):
                         items.append(d)
                         break
     the_hand = None
@@ -495,7 +234,7 @@ def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height
             along, reach_in, pw = rng.uniform(0.2, 0.8), rng.uniform(0.1, 0.25), size * rng.uniform(3.8, 5.0)
             entry, palm = _hand_pose(side, along, reach_in, pw, width, height)
             cand = Hand(entry, palm, float(pw), int(rng.integers(0, 5)))
-            if all(_clear_of(h, keep_out) for h in _hand_hulls(cand, width, height)):
+            if all(clear_of(h, keep_out) for h in _hand_hulls(cand, width, height)):
                 the_hand = cand
                 break
     spots = tuple(g for g in base.glare if not any(
