@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import cv2
@@ -10,6 +11,7 @@ import pytest
 
 from vision.render import (COLORS, STYLES, DieSpec, Scene, die_outline, overlaps, place_dice,
                            random_scene, render, roll_sequence, scene_for_dice)
+from vision.hand import Hand
 from vision.symbol_art import SYMBOLS, symbol_mask
 
 
@@ -169,6 +171,18 @@ def test_hand_scene_keeps_labels_valid():
     assert scene.hand is not None
     _, labels = render(scene)
     assert len(labels["dice"]) == len(scene.dice)
+
+
+def test_dice_mostly_under_a_hand_are_left_out_of_the_labels():
+    covered = DieSpec(color="red", symbol="gun", center=(300.0, 300.0), size=60.0, angle=0.0)
+    free = DieSpec(color="white", symbol="finger", center=(900.0, 600.0), size=60.0, angle=10.0)
+    base = random_scene(3, n_dice=0, width=1200, height=900, die_size=60)
+    hand = Hand(entry=(-300.0, 300.0), palm=(280.0, 300.0), width=260.0, tone=1)
+    img, labels = render(dataclasses.replace(base, dice=(covered, free), hand=hand))
+    assert [d["color"] for d in labels["dice"]] == ["white"]
+    skin = img[290:310, 270:290].reshape(-1, 3).mean(axis=0)
+    # The hand, not the red die's top, is what the camera sees there: skin has plenty of green.
+    assert skin[2] > skin[0] and skin[1] > 0.45 * skin[2], skin
 
 
 def test_roll_sequence_settles_to_the_final_scene():

@@ -416,7 +416,10 @@ def roll_sequence(final_scene: Scene, n_frames: int, seed: int) -> list[np.ndarr
                 symbol=None if tumbling else d.symbol,
                 faces=(faces[int(rng.integers(6))], faces[int(rng.integers(6))]) if tumbling else d.faces,
                 motion=(float(motion[0]), float(motion[1]))))
-        scene = dataclasses.replace(final_scene, dice=tuple(dice), hand=None, noise_seed=seed + f)
+        # Glare that sits on a die's top belongs to the settled die, not to the bare table.
+        glare = tuple(g for g in final_scene.glare
+                      if all(np.hypot(g[0] - d.center[0], g[1] - d.center[1]) > d.size for d in final_scene.dice))
+        scene = dataclasses.replace(final_scene, dice=tuple(dice), hand=None, noise_seed=seed + f, glare=glare)
         frames.append(render(scene)[0])
     side = int(rng.integers(2))
     pw = float(np.mean([d.size for d in final_scene.dice]) * 4.5) if final_scene.dice else 350.0
