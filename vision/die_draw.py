@@ -111,7 +111,9 @@ def _top_texture(k: int, color: np.ndarray, paint: np.ndarray, mask: np.ndarray 
             m = m * np.clip(1.0 - wear * np.clip((blotch - 0.55) * 4, 0, 1), 0, 1)
         a = (m * shading.paint_alpha)[:, :, None]
         img = img * (1 - a) + paint * (0.8 + 0.2 * shade)[:, :, None] * a
-        img = img * (1 - 0.45 * lip[:, :, None])
+        # The cut's rim: a thin dark edge all round the paint, where the wall turns away.
+        rim_edge = np.clip(cv2.GaussianBlur(m, (0, 0), max(0.6, k / 110)) - m, 0, 1)
+        img = img * (1 - 0.45 * lip[:, :, None] - 0.5 * rim_edge[:, :, None])
     # Broad soft reflection of the light source, displaced toward it.
     hx, hy = light_local[0] * 0.22 * k, light_local[1] * 0.22 * k
     blob = np.exp(-((g.x - hx) ** 2 + (g.y - hy) ** 2) / (2 * (0.22 * k) ** 2))
