@@ -185,6 +185,16 @@ def test_dice_mostly_under_a_hand_are_left_out_of_the_labels():
     assert skin[2] > skin[0] and skin[1] > 0.45 * skin[2], skin
 
 
+def test_hand_over_the_dice_hides_some_labels_and_only_those():
+    hidden_total = 0
+    for seed in range(6):
+        scene = random_scene(300 + seed, n_dice=24, width=1200, height=900, die_size=60, hand="over")
+        _, labels = render(scene)
+        assert len(labels["dice"]) <= len(scene.dice)
+        hidden_total += len(scene.dice) - len(labels["dice"])
+    assert hidden_total > 0
+
+
 def test_roll_sequence_settles_to_the_final_scene():
     final = random_scene(2, n_dice=6, width=640, height=480, die_size=50, hand=False)
     frames = roll_sequence(final, 10, seed=5)
@@ -251,3 +261,18 @@ def test_cocked_die_leans_on_a_standing_neighbour():
         assert [d.cocked for d in dice] == [True, False, False]
         cocked, standing = die_outline(dice[0]), [die_outline(d) for d in dice[1:]]
         assert min(min(gap(cocked, s), gap(s, cocked)) for s in standing) < 1.5
+
+
+def test_render_command_writes_labelled_images(tmp_path):
+    import json
+
+    from vision.render_cli import main_render
+
+    assert main_render(["--count", "2", "--seed", "3", "--out", str(tmp_path), "--size", "480x360",
+                        "--dice", "4", "--style", "line"]) == 0
+    images = sorted(tmp_path.glob("*.jpg"))
+    assert [p.name for p in images] == ["scene_0001.jpg", "scene_0002.jpg"]
+    for path in images:
+        labels = json.loads(path.with_suffix(".json").read_text())
+        assert len(labels["dice"]) == 4 and labels["style"] == "line"
+        assert cv2.imread(str(path)).shape == (360, 480, 3)

@@ -63,7 +63,7 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                  width: int = 1640, height: int = 1232, *, table: str | None = None,
                  light: str | None = None, cocked_fraction: float | None = None,
                  touching: float | None = None, distractors: bool | None = None,
-                 hand: bool | None = None, edge: bool | None = None, all_faces: bool = False,
+                 hand: bool | str | None = None, edge: bool | None = None, all_faces: bool = False,
                  die_size: float | None = None, glare: bool | None = None,
                  optics: Optics | None = None) -> Scene:
     """A random but reproducible scene: same arguments, same scene.
@@ -72,7 +72,8 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
     die touches a neighbour, whether cards/tokens/coins, a ``hand`` or the table ``edge`` appear,
     ``glare`` spots, the ``die_size`` (top face side, px) and camera ``optics``. ``all_faces``
     puts every color x symbol pair in the scene at least once (for teaching images). A hand is
-    kept clear of the dice so every label stays valid.
+    kept clear of the dice, unless ``hand="over"``: then it may cover dice, and those mostly
+    hidden are left out of the labels. Raises ValueError when the dice cannot fit the frame.
     """
     rng = np.random.default_rng(seed)
     style = style or STYLES[int(rng.integers(len(STYLES)))]
@@ -146,7 +147,8 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
         pw = size * rng.uniform(3.8, 5.0)
         entry, palm = _hand_pose(side, along, reach_in, pw, width, height)
         the_hand = Hand(entry, palm, float(pw), int(rng.integers(0, 5)))
-        obstacles += _hand_hulls(the_hand, width, height)
+        if hand != "over":
+            obstacles += _hand_hulls(the_hand, width, height)
 
     # Dice: in a few groups (players' rolls), some touching, a few cocked.
     pairs = [_random_die(rng) for _ in range(n)]
