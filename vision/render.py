@@ -317,7 +317,7 @@ def labels(scene: Scene) -> dict:
             item["seat"] = d.seat
         out.append(item)
     return {"dice": out, "style": scene.style, "table": scene.table, "light": scene.light.kind,
-            "seed": scene.seed}
+            "hand": scene.hand is not None, "seed": scene.seed}
 
 
 def render(scene: Scene) -> tuple[np.ndarray, dict]:
