@@ -177,7 +177,8 @@ class RandomBot:
                 return None
             showing, hand = sorted(roll.symbols()), view.hand  # sorted: sets have no fixed order
             if view.bids_required == 1 and hand:  # the usual case, without the cost of sample()
-                return SubmitBids(player, (Bid(rng.choice(showing), rng.choice(hand)),))
+                random_ = rng.random
+                return SubmitBids(player, (Bid(showing[int(random_() * len(showing))], hand[int(random_() * len(hand))]),))
             symbols = rng.sample(showing, view.bids_required)
             cards: list[int | None] = rng.sample(hand, min(len(symbols), len(hand)))
             cards += [None] * (len(symbols) - len(cards))

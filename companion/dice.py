@@ -104,12 +104,14 @@ def roll_dice(dice: Dice, rng: random.Random) -> Roll:
 
     Virtual dice for play without a camera and for bots; randomness comes only from ``rng``.
     """
-    choice = rng.choice  # one die after the other, white first: the same draws for the same rng
+    # One die after the other, white first: the same faces for the same rng. A face is picked as
+    # int(random() * 6): uniform over the six faces, and far cheaper than choice() in a simulation.
+    random_ = rng.random
     white, red, blue = dice
     return Roll(
-        tuple([choice(_WHITE) for _ in range(white)]),
-        tuple([choice(_RED) for _ in range(red)]),
-        tuple([choice(_BLUE) for _ in range(blue)]),
+        tuple([_WHITE[int(random_() * 6)] for _ in range(white)]),
+        tuple([_RED[int(random_() * 6)] for _ in range(red)]),
+        tuple([_BLUE[int(random_() * 6)] for _ in range(blue)]),
     )
 
 
