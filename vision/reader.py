@@ -11,13 +11,14 @@ import numpy as np
 from .detect import Candidate, find_candidates
 from .plausibility import features
 from .profile import Calibration, Profile
-from .symbols import FACE_PX, Match, face_angle, face_window, ink_map, match
+from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, match
 
-NULL_SYMBOL_CONFIDENCE = 0.3
-SIZE_SLACK = (0.6, 1.5)
+NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
+SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
 MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match of the last
-RESCUE_BELOW = -1.0  # a best match this poor makes the reader look around the blob
-RESCUE_STEP = 0.3  # how far around, in die sides  # face sizes read, relative to the smallest and largest taught  # a die we see but cannot read: always asked of the player
+# A cocked die: its blob is oblong and a face squashed as on a 45-degree slope fits nearly as
+# well as an upright one (upright faces fit squashed templates far worse, about -0.2).
+COCKED_TILT_GAIN, COCKED_ASPECT = -0.08, 1.08
 
 
 @dataclass(frozen=True)
@@ -45,36 +46,27 @@ class FaceReading:
     best_symbol: str
     best_score: float
     margin: float  # best score minus the best score of any other symbol
+    tilt_gain: float  # how much better a cocked die's squashed face fits than an upright one
 
 
 def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
     """Match the candidate's top face against the profile's templates, refining its center."""
     size = candidate.side / profile.blob_side_ratio
-    center, score, found = _refine(frame_bgr, candidate.center, size, profile)
-    if score < RESCUE_BELOW:
-        # The blob may be off the face (a die merged with a like-colored patch of table, or
-        # seen with its sides): look around it once, a third of a die each way.
-        step = RESCUE_STEP * size
-        moved_to = None
-        for dx, dy in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
-            start = (candidate.center[0] + dx * step, candidate.center[1] + dy * step)
-            moved = _refine(frame_bgr, start, size, profile, attempts=1)
-            if moved[1] > score + 0.05:
-                (center, score, found), moved_to = moved, moved[0]
-        if moved_to is not None:
-            center, score, found = max([(center, score, found), _refine(frame_bgr, moved_to, size, profile)],
-                                       key=lambda result: result[1])
-    scores = sorted(found.scores.values(), reverse=True)
+    center, _, found = _refine(frame_bgr, candidate.center, size, profile)
+    upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
+    tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
+    scores = sorted(upright.values(), reverse=True)
     second = scores[1] if len(scores) > 1 else -1.0
-    return FaceReading(center, size, found.best_symbol, scores[0], scores[0] - second)
+    best_symbol = max(upright, key=upright.get)
+    return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0])
 
 
-def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
-            attempts: int = 0) -> tuple[tuple[float, float], float, Match]:
-    """Match the face window at `center`, recentring on the best match up to `attempts` times
-    (default MAX_ATTEMPTS); returns the face center, its best score and the match."""
+def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+            profile: Profile) -> tuple[tuple[float, float], float, Match]:
+    """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
+    times; returns the face center, its best score and the match."""
     best_score, best_found, reading_center = -2.0, None, center
-    for attempt in range(attempts or MAX_ATTEMPTS):
+    for attempt in range(MAX_ATTEMPTS):
         angle = face_angle(frame_bgr, center, size)
         window = ink_map(face_window(frame_bgr, center, size, angle))
         found = match(window, list(profile.templates))
@@ -94,7 +86,7 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float, pro
 def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float | None:
     """Confidence that the best symbol is right, or None when the face is not readable."""
     if reading.best_score < calibration.min_score:
-        return None
+        return None  # no face to read
     return min(_ramp(reading.margin, calibration.margin_low, calibration.margin_high),
                _ramp(reading.best_score, calibration.score_low, calibration.score_high))
 
@@ -143,6 +135,8 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         if plausible < 0.5:
             continue
         confidence = symbol_confidence(reading, profile.calibration)
+        if reading.tilt_gain > COCKED_TILT_GAIN and candidate.aspect > COCKED_ASPECT:
+            confidence = None
         symbol = None if confidence is None else reading.best_symbol
         confidence = NULL_SYMBOL_CONFIDENCE if confidence is None else confidence
         confidence = min(confidence, color_confidence(candidate, profile.calibration))

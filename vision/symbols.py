@@ -193,3 +193,18 @@ def turned_copies(template: np.ndarray, degrees: tuple[float, ...]) -> list[np.n
                                 borderMode=cv2.BORDER_REFLECT)
         copies.append(standardized(turned))
     return copies
+
+
+TILTED = "/tilted"  # suffix of the symbol name of a template seen as on a cocked die
+TILT_SQUASH = 0.7  # a face turned 45 degrees away from the camera looks this much narrower
+
+
+def tilted_copy(template: np.ndarray) -> np.ndarray:
+    """The template as it would look on a cocked die's 45-degree face: squashed across, the rest
+    of the window left at the mean (it shows another face there)."""
+    width = max(2, int(round(TEMPLATE_PX * TILT_SQUASH)))
+    squashed = cv2.resize(template, (width, TEMPLATE_PX), interpolation=cv2.INTER_AREA)
+    out = np.zeros_like(template)
+    left = (TEMPLATE_PX - width) // 2
+    out[:, left:left + width] = squashed
+    return standardized(out)

@@ -15,7 +15,7 @@ from .exposure import normalized
 from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .profile import Calibration, Profile, ProfileError
-from .symbols import face_angle, face_window, ink_map, mean_template, turned_copies
+from .symbols import TILTED, face_angle, face_window, ink_map, mean_template, tilted_copy, turned_copies
 
 MIN_IMAGES = 4
 MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
@@ -90,11 +90,11 @@ def _color_samples(scenes: list[_Scene]) -> dict[str, np.ndarray]:
             side = die.size or size
             r2 = (xs - die.center[0]) ** 2 + (ys - die.center[1]) ** 2
             far &= r2 > (1.0 * side) ** 2
-            x, y, r = int(die.center[0]), int(die.center[1]), int(0.3 * side)
+            x, y, r = int(die.center[0]), int(die.center[1]), int(0.42 * side)
             patch = image[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
             py, px = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
             inside = (px + max(0, x - r) - die.center[0]) ** 2 + (py + max(0, y - r) - die.center[1]) ** 2 <= r * r
-            samples.setdefault(die.color, []).append(patch[inside])
+            samples.setdefault(die.color, []).append(_body_pixels(patch[inside]))
         samples.setdefault(BACKGROUND, []).append(image[ys[far], xs[far]])
     merged = {k: np.concatenate(v) for k, v in samples.items()}
     table = merged[BACKGROUND]
@@ -102,6 +102,15 @@ def _color_samples(scenes: list[_Scene]) -> dict[str, np.ndarray]:
         background_step = len(table) // MAX_BACKGROUND_SAMPLES + 1
         merged[BACKGROUND] = table[::background_step]
     return merged
+
+
+def _body_pixels(pixels: np.ndarray, share: float = 0.6) -> np.ndarray:
+    """The die's own plastic among its face pixels: the `share` nearest to their median color,
+    leaving out the painted symbol (often another die color: white paint on red dice) and glare."""
+    if len(pixels) < 5:
+        return pixels
+    distance = np.abs(pixels.astype(np.int16) - np.median(pixels, axis=0).astype(np.int16)).sum(axis=1)
+    return pixels[distance <= np.quantile(distance, share)]
 
 
 def _contrast_range(scenes: list[_Scene], evidences: list[Evidence], scale: float) -> tuple[float, float]:
@@ -164,7 +173,7 @@ def _learn(scenes: list[_Scene]) -> Profile:
     windows = _symbol_windows(scenes, ratio)
     templates = _templates([w for per_scene in windows for w in per_scene])
     colors = tuple(c for c in model.classes if c != BACKGROUND)
-    return Profile(colors, tuple(sorted({s for s, _ in templates})), die_sizes, ratio, model, templates,
+    return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
                    {"windows": windows})
 
@@ -200,6 +209,7 @@ def _templates(windows: list[tuple[str, str, np.ndarray]]) -> tuple[tuple[str, n
             continue
         template = mean_template(members)
         templates.extend((symbol, t) for t in turned_copies(template, TEMPLATE_TURNS_DEG))
+        templates.append((symbol + TILTED, tilted_copy(template)))
     return tuple(templates)
 
 
@@ -217,7 +227,7 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     for held_out, scene in enumerate(scenes):
         others = [w for i, per_scene in enumerate(windows) if i != held_out for w in per_scene]
         partial = dataclasses.replace(profile, templates=_templates(others))
-        known = {s for s, _ in partial.templates}
+        known = set(partial.symbols)
         for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
                                          profile.blob_side_ratio, profile.contrast_range):
             reading = read_face(scene.image, candidate, partial)
@@ -241,20 +251,31 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     # A confident answer needs a margin and a score no wrong reading reached, with headroom
     # (more when teaching saw few readings), and at least what the weaker right readings had.
     headroom = 0.02 + 0.5 / len(right_margins)
-    low = max([float(np.percentile(right_margins, 10))] + [m + headroom for m in wrong_margins])
+    # One odd wrong reading must not make the reader doubt most dice: the bar set by wrong
+    # readings is capped at what a third of the right readings fall below.
+    low = max(float(np.percentile(right_margins, 10)),
+              _capped_bar(wrong_margins, headroom, float(np.percentile(right_margins, 35))))
     high = max(low + 0.05, float(np.percentile(right_margins, 50)))
-    score_low = max([float(np.percentile(right_scores, 10))] + [s + headroom for s in wrong_score_list])
+    score_low = max(float(np.percentile(right_scores, 10)),
+                    _capped_bar(wrong_score_list, headroom, float(np.percentile(right_scores, 35))))
     score_high = max(score_low + 0.05, float(np.percentile(right_scores, 60)))
     min_score = float(np.percentile(right_scores, 1)) * 0.85
     # Colors: doubt below what any wrongly colored blob reached, or the lowest right ones.
-    min_color = max([float(np.percentile(right_colors, 2)) if right_colors else 0.5]
-                    + [c + 0.02 for c in wrong_colors])
+    min_color = max(float(np.percentile(right_colors, 2)) if right_colors else 0.5,
+                    _capped_bar(wrong_colors, 0.02, float(np.percentile(right_colors, 35)) if right_colors else 1.0))
     labels = np.array(is_die)
     plausibility = (Plausibility.fit(np.array(xs), labels) if labels.any() and not labels.all()
                     else Plausibility.permissive())
     return Calibration(min_score=min_score, margin_low=float(low), margin_high=float(high),
                        score_low=score_low, score_high=score_high,
                        min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
+
+
+def _capped_bar(wrong_values: list[float], headroom: float, cap: float) -> float:
+    """Just above every wrong reading's value, but never above `cap`; -inf with none seen."""
+    if not wrong_values:
+        return float("-inf")
+    return min(max(wrong_values) + headroom, cap)
 
 
 def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
