@@ -22,6 +22,7 @@ from .actions import (
 from .characters import TUTORIAL_HAND_SIZE
 from .dice import COLORS, SYMBOLS, TOKENS, Roll
 from .engine import Decision, IllegalAction, apply, new_game, pending_decision
+from .views import tokens_json
 from .state import Bid, GameState, Phase
 
 CHOICE_KEYS = ("investigator_color", "speakeasy", "streets", "lawyer_decline", "investigator_take")
@@ -241,12 +242,7 @@ def state_json(state: GameState) -> dict[str, Any]:
             player: {"stash": state.stashes[seat].as_dict(), "hand": sorted(state.hands[seat])}
             for seat, player in enumerate(names)
         },
-        "tokens": {
-            "lawyer": {"controller": name(state.lawyer)},
-            "speakeasy": {"controller": name(state.speakeasy), "dice": state.speakeasy_dice.as_dict()},
-            "streets": {"controller": name(state.streets), "dice": state.streets_dice.as_dict()},
-            "investigator": {"holder": name(state.holder), "dice": state.investigator_dice.as_dict()},
-        },
+        "tokens": tokens_json(state),
         "favor_deck_size": len(state.deck),
         "favor_discard_size": len(state.discard),
         "special_stack_size": state.special,

@@ -59,12 +59,7 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "rounds_played": state.round,
         "phase": state.phase.value,
         "two_player": state.two_player,
-        "tokens": {
-            "lawyer": {"controller": name(state.lawyer)},
-            "speakeasy": {"controller": name(state.speakeasy), "dice": state.speakeasy_dice.as_dict()},
-            "streets": {"controller": name(state.streets), "dice": state.streets_dice.as_dict()},
-            "investigator": {"holder": name(state.holder), "dice": state.investigator_dice.as_dict()},
-        },
+        "tokens": tokens_json(state),
         "favor_deck_size": len(state.deck),
         "favor_discard_size": len(state.discard),
         "special_stack_size": state.special,
@@ -81,6 +76,20 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
     if seat is not None:
         out["me"] = _own(state, seat, decision)
     return out
+
+
+def tokens_json(state: GameState) -> dict[str, Any]:
+    """The four tokens as they lie on the table: who controls (or holds) each, the dice on it."""
+
+    def name(s: int | None) -> str | None:
+        return None if s is None else state.players[s]
+
+    return {
+        "lawyer": {"controller": name(state.lawyer)},
+        "speakeasy": {"controller": name(state.speakeasy), "dice": state.speakeasy_dice.as_dict()},
+        "streets": {"controller": name(state.streets), "dice": state.streets_dice.as_dict()},
+        "investigator": {"holder": name(state.holder), "dice": state.investigator_dice.as_dict()},
+    }
 
 
 def _own(state: GameState, seat: int, decision) -> dict[str, Any]:

@@ -15,17 +15,15 @@ from vision.symbol_art import STYLES as _ART_STYLES
 from vision.symbol_art import SYMBOLS
 
 STYLES: tuple[str, ...] = _ART_STYLES
-COLORS: tuple[str, ...] = ("white", "red", "blue")
-OWN_SYMBOL = {"red": "gun", "blue": "cocktail", "white": "gavel"}
+# What a die is (its colors and faces) is the game's own knowledge: one definition, in companion.dice.
+from companion.dice import COLORS, FACES, OWN_SYMBOL  # noqa: E402
 FRAME_SIZES: tuple[tuple[int, int], ...] = ((1640, 1232), (2304, 1296))
 MAX_TILT_DEG = 15.0
 
 
 def die_faces(color: str) -> tuple[str, ...]:
     """The six faces of a die of ``color``: two fingers, two of its own symbol, one of each other."""
-    own = OWN_SYMBOL[color]
-    others = tuple(s for s in ("gun", "cocktail", "gavel") if s != own)
-    return ("finger", "finger", own, own) + others
+    return FACES[color]
 
 
 @dataclass(frozen=True)
