@@ -46,7 +46,18 @@ class Server:
     def __init__(self, data_dir: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(data_dir / "server.log", "wb")
+        self.data_dir = data_dir
+        self.log = open(data_dir / "server.log", "ab")
+        self._start()
+
+    def kill_and_restart(self) -> None:
+        """SIGKILL the server (a crash or a power cut), then start it again on the same port and data."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self._start()
+
+    def _start(self) -> None:
+        data_dir = self.data_dir
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(data_dir), "--camera", "none"],
             cwd=ROOT,

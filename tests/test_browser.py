@@ -373,3 +373,48 @@ def test_host_controls_pause_adjust_undo_end(browser, server):
         for p in phones:
             p.close()
         tctx.close()
+
+
+def test_server_killed_mid_round_phones_carry_on_by_themselves(browser, server):
+    """A crash or power cut mid-round: started again, the game is exactly where it was, and the
+    phones (never reloaded) reconnect on their own and play on."""
+    rng = random.Random(3)
+    tctx, table, table_errors = open_table(browser, server)
+    phones = [Phone(browser, server, name) for name in ("Ann", "Ben")]
+    try:
+        for p in phones:
+            p.join()
+        start_game(table, phones)
+        phones[0].roll_for_me()
+        phones[0].bid(rng)
+        phones[0].wait_step("sealed")
+        before = [p.state() for p in phones]
+
+        server.kill_and_restart()
+
+        def game(view: dict) -> dict:
+            """A view without whose phone is connected right now (that is presence, not game)."""
+            lobby = dict(view["lobby"], seats=[{k: v for k, v in s.items() if k != "connected"} for s in view["lobby"]["seats"]])
+            return dict(view, lobby=lobby)
+
+        assert [game(p.state()) for p in phones] == [game(v) for v in before]  # same version, same views
+        deadline = time.monotonic() + 20
+        while not all(s["connected"] for s in server.state()["lobby"]["seats"]):
+            assert time.monotonic() < deadline, "the phones did not reconnect by themselves"
+            time.sleep(0.1)
+        # Ben's phone, never reloaded, finds its stream again and plays on; Ann's phone, also
+        # never reloaded, learns of the reveal through its own reopened stream.
+        phones[1].page.locator('#conn[data-state="live"]').wait_for(timeout=20000)
+        phones[1].wait_step("roll", timeout=20)
+        phones[1].roll_for_me()
+        phones[1].bid(rng)
+        assert server.state()["round"] >= 1 and server.state()["version"] > before[0]["version"]
+        phones[0].wait_step("decide", "wait", "roll", "finished", timeout=20)
+        table.locator('#conn[data-state="live"]').wait_for(timeout=20000)
+        for p in phones:
+            assert not p.errors, p.errors
+        assert not table_errors, table_errors
+    finally:
+        for p in phones:
+            p.close()
+        tctx.close()
