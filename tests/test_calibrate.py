@@ -53,7 +53,10 @@ def test_only_the_host_saves_seat_zones_and_they_are_kept(table):
 
 def test_the_light_check_reads_the_table_it_sees(table):
     base, host, phones, camera, data = table
-    report = call(base, "GET", "/api/camera/check")
+    with pytest.raises(Refused) as refused:
+        call(base, "GET", "/api/camera/check", headers={"X-Seat-Token": phones[0].token})
+    assert refused.value.status == 403
+    report = call(base, "GET", "/api/camera/check", headers=host)
     assert len(report["dice"]) >= 12  # three stashes of six dice lie on the demo table
     assert report["size"] == [1640, 1232]
     assert not any("too dark" in p or "too small" in p for p in report["problems"]), report["problems"]
@@ -93,7 +96,7 @@ def test_teaching_four_confirmed_frames_writes_the_tables_profile(table):
                 phone.post("/api/camera/reroll")
             # the new dice have settled and been read
             wait_until(lambda: camera.last_reading().frame_number > before, timeout=60)
-        report = call(base, "GET", "/api/camera/check")
+        report = call(base, "GET", "/api/camera/check", headers=host)
         truth = [
             {"color": d.color, "symbol": d.symbol, "center": list(d.center)}
             for d in camera.demo.truth

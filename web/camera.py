@@ -162,7 +162,9 @@ def set_zones():
 
 @bp.get("/api/camera/check")
 def check():
-    """Read the newest frame and say what is wrong with light, glare, focus and die size."""
+    """Read the newest frame and say what is wrong with light, glare, focus and die size (host
+    only: it is the set-up page's, and a read is too costly to leave to every visitor)."""
+    _require_host()
     camera = _need_camera()
     snapshot = camera.owner.latest()
     if snapshot is None:
