@@ -15,6 +15,7 @@ from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, m
 
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
 SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
+SAME_PLACE = 0.6  # readings closer than this many die sides are one die
 MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match of the last
 # A cocked die: its blob is oblong and a face squashed as on a 45-degree slope fits nearly as
 # well as an upright one (upright faces fit squashed templates far worse, about -0.2).
@@ -126,7 +127,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     """All dice in a BGR frame, as the profile's teaching lets us read them."""
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
-    dice = []
+    found = []  # (best symbol score, die)
     for candidate in candidates:
         if not could_be_die(candidate, profile):
             continue  # reading the face is the costly part: skip blobs no face could redeem
@@ -141,5 +142,16 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         confidence = NULL_SYMBOL_CONFIDENCE if confidence is None else confidence
         confidence = min(confidence, color_confidence(candidate, profile.calibration))
         center = (float(reading.center[0]), float(reading.center[1]))
-        dice.append(Die(candidate.color, symbol, center, float(reading.size), float(confidence)))
-    return dice
+        found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
+    return _one_per_place(found)
+
+
+def _one_per_place(found: list[tuple[float, Die]]) -> list[Die]:
+    """Two blobs of one die (a die and its shadow, a die split in two) both recentre onto its
+    face: keep the reading whose face matched best, drop the others that sit on it."""
+    kept: list[Die] = []
+    for _, die in sorted(found, key=lambda item: -item[0]):
+        if all(math.hypot(die.center[0] - k.center[0], die.center[1] - k.center[1])
+               > SAME_PLACE * min(die.size, k.size) for k in kept):
+            kept.append(die)
+    return kept
