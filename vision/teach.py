@@ -21,8 +21,8 @@ MIN_IMAGES = 4
 MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
 DEFAULT_BLOB_SIDE_RATIO = 1.15  # blob (face plus visible sides) over face side, when labels give no size
 MAX_BACKGROUND_SAMPLES = 400_000
-TEMPLATE_TURNS_DEG = (0.0,)  # tried (-6, 0, 6) and per-color templates: non-dice matched better too
-PER_COLOR_TEMPLATES = False
+TEMPLATE_TURNS_DEG = (0.0,)  # (-6, 0, 6) made non-dice match better too, and cost 3x
+PER_COLOR_TEMPLATES = True  # paint looks different on each die color: fewer wrong readings
 
 
 @dataclass(frozen=True)
