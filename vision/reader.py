@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .blas import use_one_blas_thread
 from .detect import Candidate, find_candidates
 from .plausibility import features
 from .profile import Calibration, Profile
@@ -125,6 +126,7 @@ def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
 
 def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     """All dice in a BGR frame, as the profile's teaching lets us read them."""
+    use_one_blas_thread()
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
     found = []  # (best symbol score, die)

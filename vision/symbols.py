@@ -1,16 +1,18 @@
 """Reading the symbol on a die's top face by template matching on aligned, normalized crops.
 
 A face crop is rotated so the die's edges are axis-aligned (the die's own 4-fold orientation is
-found from its edge directions) and scaled so the face is `FACE_PX` wide. A symbol template is the
-mean of many such crops of one symbol (aligned to each other by the best of 4 quarter turns), so
-it is what this box's paint looks like, learnt, never drawn in code. Matching is normalized
-cross-correlation over the 4 quarter turns and a few pixels of shift, which also refines the
-center.
+found from its edge directions), scaled so the face is `FACE_PX` wide, and turned into an ink map
+(each pixel's color distance from the face's body color), so paint of any color on a die of any
+color looks alike. A symbol template is the mean of many such crops of one symbol (aligned to
+each other by quarter turn and shift), so it is what this box's paint looks like, learnt, never
+drawn in code. Matching is normalized cross-correlation over the 4 quarter turns and a few pixels
+of shift, which also refines the center; squashed copies of the templates tell a cocked die.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -40,17 +42,12 @@ def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) 
     return float(np.degrees(np.angle(total)) / 4.0)
 
 
-_RING = None
-
-
+@lru_cache(maxsize=1)
 def _ring_mask() -> np.ndarray:
-    global _RING
-    if _RING is None:
-        c = (ORIENT_PX - 1) / 2.0
-        yy, xx = np.mgrid[0:ORIENT_PX, 0:ORIENT_PX]
-        r = np.hypot(xx - c, yy - c) / ORIENT_PX * 1.5  # radius in die sides
-        _RING = ((r > 0.3) & (r < 0.75)).astype(np.float32)
-    return _RING
+    c = (ORIENT_PX - 1) / 2.0
+    yy, xx = np.mgrid[0:ORIENT_PX, 0:ORIENT_PX]
+    r = np.hypot(xx - c, yy - c) / ORIENT_PX * 1.5  # radius in die sides
+    return ((r > 0.3) & (r < 0.75)).astype(np.float32)
 
 
 def ink_map(window_bgr: np.ndarray) -> np.ndarray:
@@ -96,10 +93,6 @@ def standardized(patch: np.ndarray) -> np.ndarray:
     """Zero mean, unit norm: what NCC compares."""
     p = patch.astype(np.float32) - float(patch.mean())
     return p / max(float(np.linalg.norm(p)), 1e-6)
-
-
-def ncc(a: np.ndarray, b: np.ndarray) -> float:
-    return float((standardized(a) * standardized(b)).sum())
 
 
 @dataclass(frozen=True)
@@ -159,12 +152,6 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     # The matching patch, turned like the template it matched (for averaging at teach time).
     patch = np.rot90(patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX), turns[winner])
     return Match(scores, symbols[winner], (float(lx - o), float(ly - o)), np.ascontiguousarray(patch))
-
-
-def align_to(reference: np.ndarray, patch: np.ndarray) -> np.ndarray:
-    """`patch` turned by the quarter turn that correlates best with `reference`."""
-    turned = [np.rot90(patch, t) for t in range(4)]
-    return turned[int(np.argmax([ncc(reference, t) for t in turned]))]
 
 
 def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .blas import use_one_blas_thread
 from .color import BACKGROUND, ColorModel
 from .detect import Evidence, detection_scale, die_masks, gather_evidence
 from .exposure import normalized
@@ -34,6 +35,7 @@ class _Scene:
 def teach(labelled_images: list[tuple[np.ndarray, dict]]) -> Profile:
     """Learn a profile from (BGR image, label dict) pairs; raise `ProfileError` if they cannot
     teach every color and symbol."""
+    use_one_blas_thread()  # deterministic and much faster small products (see vision.blas)
     scenes = [_Scene(image, tuple(parse_labels(labels, f"image #{i + 1} labels")))
               for i, (image, labels) in enumerate(labelled_images)]
     _check_coverage(scenes)
