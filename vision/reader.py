@@ -93,6 +93,16 @@ def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float |
                _ramp(reading.best_score, calibration.score_low, calibration.score_high))
 
 
+def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float) -> tuple[str | None, float]:
+    """The symbol to report (None: not readable, e.g. a cocked die) and its confidence."""
+    confidence = symbol_confidence(reading, calibration)
+    if reading.tilt_gain > COCKED_TILT_GAIN and aspect > COCKED_ASPECT:
+        confidence = None
+    if confidence is None:
+        return None, NULL_SYMBOL_CONFIDENCE
+    return reading.best_symbol, confidence
+
+
 def _ramp(value: float, low: float, high: float) -> float:
     """Logistic step: 0.5 at `low`, 0.95 at `high`."""
     steepness = math.log(19.0) / max(high - low, 1e-3)
@@ -137,11 +147,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
         if plausible < 0.5:
             continue
-        confidence = symbol_confidence(reading, profile.calibration)
-        if reading.tilt_gain > COCKED_TILT_GAIN and candidate.aspect > COCKED_ASPECT:
-            confidence = None
-        symbol = None if confidence is None else reading.best_symbol
-        confidence = NULL_SYMBOL_CONFIDENCE if confidence is None else confidence
+        symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         confidence = min(confidence, color_confidence(candidate, profile.calibration))
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))

@@ -251,20 +251,19 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     if not right_margins:
         return Calibration(min_score=0.3, margin_low=0.1, margin_high=0.25)
     # A confident answer needs a margin and a score no wrong reading reached, with headroom
-    # (more when teaching saw few readings), and at least what the weaker right readings had.
+    # (more when teaching saw few readings). One odd wrong reading must not make the reader doubt
+    # many dice, so the bar is capped at what the weakest few percent of right readings had; with
+    # no wrong reading seen, the bar sits a little below the weakest right ones. (Percentiles of
+    # the right readings alone as floors flagged that share of every table's dice by design.)
     headroom = 0.02 + 0.5 / len(right_margins)
-    # One odd wrong reading must not make the reader doubt most dice: the bar set by wrong
-    # readings is capped at what a third of the right readings fall below.
-    low = max(float(np.percentile(right_margins, 10)),
-              _capped_bar(wrong_margins, headroom, float(np.percentile(right_margins, 35))))
+    low = _bar(wrong_margins, headroom, right_margins)
     high = max(low + 0.05, float(np.percentile(right_margins, 50)))
-    score_low = max(float(np.percentile(right_scores, 10)),
-                    _capped_bar(wrong_score_list, headroom, float(np.percentile(right_scores, 35))))
-    score_high = max(score_low + 0.05, float(np.percentile(right_scores, 60)))
+    score_low = _bar(wrong_score_list, headroom, right_scores)
+    score_high = max(score_low + 0.05, float(np.percentile(right_scores, 50)))
     min_score = float(np.percentile(right_scores, 1)) * 0.85
-    # Colors: doubt below what any wrongly colored blob reached, or the lowest right ones.
-    min_color = max(float(np.percentile(right_colors, 2)) if right_colors else 0.5,
-                    _capped_bar(wrong_colors, 0.02, float(np.percentile(right_colors, 35)) if right_colors else 1.0))
+    # Colors likewise: doubt below what any wrongly colored blob reached, capped near the
+    # weakest right ones.
+    min_color = _bar(wrong_colors, 0.02, right_colors) if right_colors else 0.5
     labels = np.array(is_die)
     plausibility = (Plausibility.fit(np.array(xs), labels) if labels.any() and not labels.all()
                     else Plausibility.permissive())
@@ -273,10 +272,15 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
                        min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
 
 
-def _capped_bar(wrong_values: list[float], headroom: float, cap: float) -> float:
-    """Just above every wrong reading's value, but never above `cap`; -inf with none seen."""
+RIGHT_SHARE_BELOW_BAR = 3.0  # percent of right teach readings a wrong reading may push below the bar
+NO_WRONG_SLACK = 0.8  # with no wrong reading seen, the bar is this share of the weakest right ones
+
+
+def _bar(wrong_values: list[float], headroom: float, right_values: list[float]) -> float:
+    """Where confidence crosses 0.5 for one evidence value (margin, score or color share)."""
+    cap = float(np.percentile(right_values, RIGHT_SHARE_BELOW_BAR))
     if not wrong_values:
-        return float("-inf")
+        return NO_WRONG_SLACK * float(np.percentile(right_values, 1))
     return min(max(wrong_values) + headroom, cap)
 
 
