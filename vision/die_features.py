@@ -1,0 +1,152 @@
+"""Feature channels for the sliding-window die finder.
+
+A frame is shrunk once to a *base* image (the smallest searched die about ``MODEL_SIDE`` px
+wide) where per-pixel work is done: Lab color and four absolute directional derivatives (0, 45,
+90, 135 degrees, a rotation-fair stand-in for orientation bins). Each pyramid level then only
+pools those base channels over its own cell size, so a die is ``MODEL_SIDE / CELL`` cells wide
+at every level, and derives the rest at cell resolution: color relative to the local table
+(a median over a few dice sides, so a new table or lamp moves the table, not the die's
+contrast) and gradients over their local mean. Relative features generalise across tables better
+than absolute colors; the finder's linear model scores windows of these channels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MODEL_SIDE = 24.0  # die side, pixels, at base scale for the smallest searched die
+CELL = 4.0  # pooling cell for a die of MODEL_SIDE px: a die is 6 cells wide at every level
+WINDOW = 10  # window side, cells (1.67 die sides: the die and a ring of its surround)
+N_CHANNELS = 12
+BACKGROUND_CELLS = 25  # local table color: median over this many cells (about 4 die sides)
+NORM_CELLS = 13  # gradients are divided by their mean over this many cells (about 2 die sides)
+
+
+FINE = 2  # base pixels per fine cell: per-pixel channels are first pooled 2 x 2
+
+
+@dataclass(frozen=True)
+class Base:
+    """Per-pixel channels of a frame shrunk by `scale` (Lab, and |d/dx|, |d/dy| and the two
+    diagonal derivatives of L), pooled FINE x FINE, uint8."""
+
+    scale: float
+    lab: np.ndarray
+    grad: np.ndarray
+    gray: np.ndarray  # L at base resolution (unpooled), for the shape of a few candidates
+
+
+def shrink(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
+    """Resize by `scale`: exact halvings (fast, alias-free) then one linear step."""
+    img = frame_bgr
+    while scale <= 0.5:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        scale *= 2.0
+    if abs(scale - 1.0) < 1e-3:
+        return img
+    return cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+
+
+def make_base(frame_bgr: np.ndarray, scale: float) -> Base:
+    """Shrink (or enlarge) a frame by `scale` and compute its per-pixel channels."""
+    img = shrink(frame_bgr, scale)
+    h, w = img.shape[:2]
+    img = img[:h - h % FINE, :w - w % FINE]
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    gray = lab[..., 0]
+    gx = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_16S, 0, 1, ksize=3)
+    d1 = cv2.add(gx, gy)
+    d2 = cv2.subtract(gx, gy)
+    grad = cv2.merge([cv2.convertScaleAbs(gx, alpha=0.5), cv2.convertScaleAbs(gy, alpha=0.5),
+                      cv2.convertScaleAbs(d1, alpha=0.354), cv2.convertScaleAbs(d2, alpha=0.354)])
+    size = (img.shape[1] // FINE, img.shape[0] // FINE)
+    return Base(scale, cv2.resize(lab, size, interpolation=cv2.INTER_AREA),
+                cv2.resize(grad, size, interpolation=cv2.INTER_AREA), gray)
+
+
+@dataclass(frozen=True)
+class Level:
+    """Pooled channels (rows, cols, N_CHANNELS) and the cell size in base pixels (x, y)."""
+
+    pooled: np.ndarray
+    cell_x: float
+    cell_y: float
+
+
+def pool(base: Base, cell_px: float) -> Level:
+    """Channels pooled over cells of `cell_px` base pixels (any real size >= FINE)."""
+    h, w = base.lab.shape[:2]
+    cols, rows = max(1, int(round(w * FINE / cell_px))), max(1, int(round(h * FINE / cell_px)))
+    lab = cv2.resize(base.lab, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 3)
+    grad = cv2.resize(base.grad, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 4).astype(np.float32)
+    k = BACKGROUND_CELLS if min(rows, cols) > BACKGROUND_CELLS else (max(1, min(rows, cols) - 1) | 1)
+    bg = cv2.medianBlur(lab, k) if k >= 3 else lab
+    rel = lab.astype(np.float32) - bg.astype(np.float32)
+    rel[..., 0] *= 100.0 / (bg[..., 0].astype(np.float32) * 0.5 + 40.0)  # dim lamp or bright, alike
+    contrast = np.sqrt((rel * rel).sum(axis=2))
+    mag = grad.sum(axis=2)
+    scale = 8.0 / (cv2.blur(mag, (NORM_CELLS, NORM_CELLS)) + 6.0)
+    grad *= scale[..., None]
+    absolute = lab.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)
+    pooled = np.concatenate([rel, contrast[..., None], (mag * scale)[..., None], grad, absolute], axis=2)
+    return Level(np.ascontiguousarray(pooled, dtype=np.float32), w * FINE / cols, h * FINE / rows)
+
+
+N_SHAPE = 3
+
+
+def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
+    """How square the thing at base pixel (x, y) of side `side` looks, whatever its rotation:
+    the 4th circular harmonic of gradient directions, m*exp(4i*theta) summed over the die's disc
+    and over its rim, each over the summed magnitude (a square's straight sides give about 1, a
+    round chip or coin about 0), and the share of gradient on the rim."""
+    r = int(math.ceil(0.8 * side)) + 2
+    x0, y0 = int(round(x)) - r, int(round(y)) - r
+    h, w = base.gray.shape
+    crop = base.gray[max(0, y0):min(h, y0 + 2 * r + 1), max(0, x0):min(w, x0 + 2 * r + 1)].astype(np.float32)
+    if crop.shape[0] < 5 or crop.shape[1] < 5:
+        return np.zeros(N_SHAPE, np.float32)
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    m2 = gx * gx + gy * gy + 1e-6
+    c2, s2 = gx * gx - gy * gy, 2 * gx * gy  # m^2 e^{2i theta}
+    c4, s4 = c2 * c2 - s2 * s2, 2 * c2 * s2  # m^4 e^{4i theta}
+    m = np.sqrt(m2)
+    c4, s4 = c4 / (m2 * m), s4 / (m2 * m)
+    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+    d = np.hypot(xx - (x - max(0, x0)), yy - (y - max(0, y0))) / side
+    disc, rim = d < 0.78, (d > 0.32) & (d < 0.78)
+    def harmonic(mask: np.ndarray) -> float:
+        total = float(m[mask].sum()) + 1e-3
+        return math.hypot(float(c4[mask].sum()), float(s4[mask].sum())) / total
+    return np.array([harmonic(disc), harmonic(rim), float(m[rim].sum()) / (float(m[disc].sum()) + 1e-3)], np.float32)
+
+
+def all_windows(pooled: np.ndarray) -> np.ndarray:
+    """(rows, cols, WINDOW*WINDOW*N_CHANNELS) every window of the map (a copy)."""
+    rows, cols = pooled.shape[0] - WINDOW + 1, pooled.shape[1] - WINDOW + 1
+    if rows <= 0 or cols <= 0:
+        return np.zeros((0, 0, WINDOW * WINDOW * N_CHANNELS), np.float32)
+    s0, s1, s2 = pooled.strides
+    view = np.lib.stride_tricks.as_strided(pooled, (rows, cols, WINDOW, WINDOW, N_CHANNELS),
+                                           (s0, s1, s0, s1, s2), writeable=False)
+    return np.ascontiguousarray(view).reshape(rows, cols, -1)
+
+
+def score_map(pooled: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
+    """Linear window scores for every top-left cell: sum over channels of a correlation."""
+    rows, cols = pooled.shape[0] - WINDOW + 1, pooled.shape[1] - WINDOW + 1
+    if rows <= 0 or cols <= 0:
+        return np.zeros((0, 0), np.float32)
+    w = weights.reshape(WINDOW, WINDOW, N_CHANNELS)
+    total = np.full((rows, cols), bias, np.float32)
+    for c in range(N_CHANNELS):
+        r = cv2.filter2D(np.ascontiguousarray(pooled[..., c]), cv2.CV_32F, np.ascontiguousarray(w[..., c]),
+                         anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+        total += r[:rows, :cols]
+    return total

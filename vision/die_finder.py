@@ -1,0 +1,493 @@
+"""Finding dice with a size-tuned, learnt sliding-window detector.
+
+``train_finder`` learns, from a few labelled frames of one box on one table, how big a die is
+and a linear window classifier on the channels of ``vision.die_features`` (color relative to the
+local table, normalized gradient magnitude and orientations) at a scale where a die is
+``MODEL_SIDE`` pixels wide. Teaching frames are augmented (the 8 rotations/flips of the square,
+size and lamp jitter) and the classifier is retrained on its own worst false alarms, with windows
+half a die off a die and between touching dice as negatives so every die gives one sharp peak.
+
+``find_dice`` scores every window of a small pyramid covering the taught die sizes, keeps local
+maxima above the taught threshold and suppresses those closer than ``NMS_SIDES`` die sides to a
+better one. The model is plain numbers (``to_json``/``from_json``) so it fits in a profile.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .die_features import CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map, shape_features
+
+MEASURED_TO_SIDE = 0.8  # a measured blob takes in the die's sides and edge: about 1.25 top faces
+SIZE_SLACK = (0.8, 1.3)  # die sides searched, relative to the smallest and largest taught
+LEVEL_RATIO = 1.2  # pyramid step between searched die sides
+NMS_SIDES = 0.6  # two detections closer than this many die sides are one die
+POSITIVE_SIDES = 0.42  # windows nearer a die than this (but not on it) are neither die nor not
+OFF_SCALES = (0.55, 1.7)  # teaching frames also seen at these scales: dice of a wrong size
+RECALL_QUANTILE = 0.004  # threshold: this share of taught dice may score below it
+HARD_ROUNDS = 2
+SAME_SIZE = 1.45  # dice in one frame are within this factor of the frame's die side
+CONFIDENT_LOGIT = 2.0  # peaks this sure set the frame's die side
+PRE_LOGIT = -3.0  # peaks below this before their shape is looked at are dropped
+LINEAR_DIMS = 160  # principal axes the linear stage is fitted on (then mapped back to raw)
+MLP_DIMS, MLP_HIDDEN = 48, 24  # the second stage: principal axes in, hidden units
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A die found: center and side in full-resolution pixels, score in 0..1."""
+
+    center: tuple[float, float]
+    size: float
+    score: float
+
+
+@dataclass(frozen=True, eq=False)
+class Stage2:
+    """The second look at each stage-1 peak: window features standardized and projected on
+    principal axes, then one hidden ReLU layer; its logit decides die or not."""
+
+    mean: np.ndarray
+    std: np.ndarray
+    axes: np.ndarray
+    shape_mean: np.ndarray
+    shape_std: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def logits(self, x: np.ndarray, shape: np.ndarray) -> np.ndarray:
+        """Die-or-not logits for rows of raw window features and their shape features."""
+        z = np.concatenate([((x - self.mean) / self.std) @ self.axes, (shape - self.shape_mean) / self.shape_std], axis=1)
+        return np.maximum(z @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0]
+
+    def to_json(self) -> dict:
+        return {k: np.round(getattr(self, k).astype(np.float64), 6).tolist()
+                for k in ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")}
+
+    @staticmethod
+    def from_json(data: dict) -> "Stage2":
+        return Stage2(*(np.asarray(data[k], np.float32) for k in ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")))
+
+
+@dataclass(frozen=True, eq=False)
+class FinderModel:
+    """Stage 1: linear window weights over raw pooled channels (WINDOW x WINDOW x N_CHANNELS),
+    a logit bias and a peak threshold (set for high recall); stage 2 re-scores the peaks; and the
+    range of die sides (full-resolution pixels) taught."""
+
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+    min_side: float
+    max_side: float
+    stage2: Stage2
+
+    def to_json(self) -> dict:
+        """Plain numbers, for the profile file."""
+        return {"weights": [round(w, 6) for w in self.weights], "bias": self.bias,
+                "threshold": self.threshold, "min_side": self.min_side, "max_side": self.max_side,
+                "stage2": self.stage2.to_json(),
+                "model_side": MODEL_SIDE, "cell": CELL, "window": WINDOW, "channels": N_CHANNELS}
+
+    @staticmethod
+    def from_json(data: dict) -> "FinderModel":
+        """The model `to_json` wrote; ValueError if it was made for other features."""
+        shape = (data.get("model_side"), data.get("cell"), data.get("window"), data.get("channels"))
+        if shape != (MODEL_SIDE, CELL, WINDOW, N_CHANNELS):
+            raise ValueError(f"finder model made for features {shape}, not {(MODEL_SIDE, CELL, WINDOW, N_CHANNELS)}")
+        return FinderModel(tuple(float(w) for w in data["weights"]), float(data["bias"]),
+                           float(data["threshold"]), float(data["min_side"]), float(data["max_side"]),
+                           Stage2.from_json(data["stage2"]))
+
+    @property
+    def weight_array(self) -> np.ndarray:
+        return np.asarray(self.weights, np.float32)
+
+
+# --- die size from labels ------------------------------------------------------------------
+
+def measure_side(frame_bgr: np.ndarray, center: tuple[float, float], bound: float) -> float | None:
+    """A die's side measured from the image: the blob around `center` that differs from the
+    table color (the median on a ring at radius `bound`), holes filled, as sqrt of its area.
+    None when no sensible blob is found."""
+    h, w = frame_bgr.shape[:2]
+    r = int(max(8, bound))
+    x0, y0 = int(center[0]) - r, int(center[1]) - r
+    crop = frame_bgr[max(0, y0):min(h, y0 + 2 * r + 1), max(0, x0):min(w, x0 + 2 * r + 1)]
+    if crop.size == 0:
+        return None
+    cx, cy = center[0] - max(0, x0), center[1] - max(0, y0)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
+    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+    dist = np.hypot(xx - cx, yy - cy)
+    ring = lab[(dist > 0.85 * r) & (dist <= r)]
+    if len(ring) < 10:
+        return None
+    diff = np.sqrt(((lab - np.median(ring, axis=0)) ** 2).sum(axis=2))
+    diff8 = np.clip(diff * 2, 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(diff8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(r * 0.15) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask)
+    near = lab_img[max(0, int(cy) - 2):int(cy) + 3, max(0, int(cx) - 2):int(cx) + 3].ravel()
+    near = near[near > 0]
+    if len(near) == 0:
+        return None
+    area = float(stats[np.bincount(near).argmax(), cv2.CC_STAT_AREA])
+    side = math.sqrt(area)
+    return side if 0.15 * r < side < 2.2 * r else None
+
+
+def label_sides(frame_bgr: np.ndarray, dice: list[dict]) -> list[float]:
+    """Each labelled die's side: its "size" when the label has one, else measured (bounded by
+    the distance to its nearest labelled neighbour, since dice do not overlap)."""
+    centers = np.array([d["center"] for d in dice], np.float64).reshape(-1, 2)
+    limit = min(frame_bgr.shape[:2]) / 6.0
+    sides: list[float] = []
+    for i, d in enumerate(dice):
+        if d.get("size"):
+            sides.append(float(d["size"]))
+            continue
+        others = np.delete(centers, i, axis=0)
+        nn = float(np.min(np.hypot(*(others - centers[i]).T))) if len(others) else limit
+        side = measure_side(frame_bgr, tuple(centers[i]), min(limit, max(nn * 1.1, 12.0)))
+        if side is not None:
+            sides.append(min(side * MEASURED_TO_SIDE, nn * 1.2 if len(others) else side))
+    return sides
+
+
+# --- training -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _View:
+    """One augmented teaching frame at one level: pooled channels and dice in cell units."""
+
+    pooled: np.ndarray
+    base: Base
+    cell: tuple[float, float]  # cell size, base pixels (x, y)
+    cells: np.ndarray  # (n, 2) die centers, (x, y) in cells from the map's top-left corner
+    side: float  # die side, cells
+    positive: bool  # dice here are at a searched size (else they are negatives too)
+
+
+def _dihedral(img: np.ndarray, pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rotate by k*90 degrees (k mod 4) and mirror when k >= 4; points (edge coordinates) follow."""
+    p = pts.copy()
+    if k >= 4:
+        img = img[:, ::-1]
+        p[:, 0] = img.shape[1] - p[:, 0]
+    for _ in range(k % 4):  # np.rot90 counter-clockwise: (x, y) -> (y, w - x)
+        w = img.shape[1]
+        img = np.rot90(img)
+        p = np.stack([p[:, 1], w - p[:, 0]], axis=1)
+    return np.ascontiguousarray(img), p
+
+
+def _jitter_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A new lamp: gain, gamma and white balance drawn at random."""
+    gain = rng.uniform(0.6, 1.35)
+    wb = rng.uniform(0.85, 1.15, 3)
+    gamma = rng.uniform(0.8, 1.25)
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    out = np.clip(img.astype(np.float32) * (gain * wb), 0, 255).astype(np.uint8)
+    return cv2.LUT(out, lut)
+
+
+def _views(frame: np.ndarray, centers: np.ndarray, side: float, rng: np.random.Generator) -> list[_View]:
+    """Augmented levels of one teaching frame: 4 at searched sizes, the rest dice of a wrong size."""
+    out = []
+    plan = [(float(rng.uniform(0.9, 1.1)), True) for _ in range(4)] + [(s, False) for s in OFF_SCALES]
+    ks = rng.permutation(8)
+    for i, (jit, pos) in enumerate(plan):
+        rho = float(rng.uniform(1.0, 2.0))  # how much bigger than the smallest searched die
+        fb = MODEL_SIDE * rho / side
+        img = cv2.resize(frame, None, fx=fb, fy=fb, interpolation=cv2.INTER_AREA if fb < 1 else cv2.INTER_LINEAR)
+        pts = (centers + 0.5) * np.array([img.shape[1] / frame.shape[1], img.shape[0] / frame.shape[0]])
+        img, pts = _dihedral(img, pts, int(ks[i % 8]))
+        base = make_base(_jitter_light(img, rng), 1.0)
+        level = pool(base, CELL * rho * jit)
+        cells = pts / np.array([level.cell_x, level.cell_y])
+        out.append(_View(level.pooled, base, (level.cell_x, level.cell_y), cells, side * fb / level.cell_x, pos))
+    return out
+
+
+def _label_grid(view: _View) -> np.ndarray:
+    """Per window position: 1 a die, 0 not a die, -1 ignored (just off a die)."""
+    rows, cols = view.pooled.shape[0] - WINDOW + 1, view.pooled.shape[1] - WINDOW + 1
+    grid = np.zeros((max(rows, 0), max(cols, 0)), np.int8)
+    if grid.size == 0 or len(view.cells) == 0:
+        return grid
+    half = WINDOW // 2
+    cy = np.arange(rows) + half
+    cx = np.arange(cols) + half
+    for (px, py) in view.cells:
+        d = np.hypot(cx[None, :] - px, cy[:, None] - py)
+        grid[d < (POSITIVE_SIDES if view.positive else 0.15) * view.side] = -1
+    if view.positive:
+        for px, py in view.cells:
+            r, c = int(round(py - half)), int(round(px - half))
+            if 0 <= r < rows and 0 <= c < cols:
+                grid[r, c] = 1
+    return grid
+
+
+def _window(pooled: np.ndarray, r: int, c: int) -> np.ndarray:
+    """The flattened window whose top-left cell is (r, c)."""
+    return pooled[r:r + WINDOW, c:c + WINDOW].reshape(-1)
+
+
+def _adam_fit(params: list[np.ndarray], grad_fn, iters: int, lr: float) -> None:
+    """Minimise in place with Adam; grad_fn(params) returns the gradients."""
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2 = 0.9, 0.999
+    for t in range(1, iters + 1):
+        grads = grad_fn(params)
+        corr = math.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        for p, g, mi, vi in zip(params, grads, m, v):
+            mi *= b1
+            mi += (1 - b1) * g
+            vi *= b2
+            vi += (1 - b2) * g * g
+            p -= lr * corr * mi / (np.sqrt(vi) + 1e-8)
+
+
+def _balance(y: np.ndarray) -> np.ndarray:
+    n_pos, n_neg = max(1, int(y.sum())), max(1, int((1 - y).sum()))
+    return np.where(y > 0, 0.5 / n_pos, 0.5 / n_neg).astype(np.float32)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+@dataclass(frozen=True)
+class _Basis:
+    """Standardize then project on the leading principal axes: z = ((x - mean) / std) @ axes."""
+
+    mean: np.ndarray
+    std: np.ndarray
+    axes: np.ndarray
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        return ((x - self.mean) / self.std) @ self.axes
+
+
+def _basis(x: np.ndarray, k: int, rng: np.random.Generator) -> _Basis:
+    """Whitened leading principal axes of standardized features (randomized SVD: fast)."""
+    sample = x[rng.choice(len(x), size=min(len(x), 4000), replace=False)].astype(np.float32)
+    mean = sample.mean(axis=0)
+    std = sample.std(axis=0) + 1e-2
+    z = (sample - mean) / std
+    k = min(k, z.shape[1], z.shape[0])
+    q, _ = np.linalg.qr(z.T @ (z @ rng.normal(size=(z.shape[1], min(k + 20, z.shape[1]))).astype(np.float32)))
+    _, sv, vt = np.linalg.svd(z @ q, full_matrices=False)
+    axes = q @ vt.T[:, :k] / np.maximum(sv[:k] / math.sqrt(len(z)), 1e-3)
+    return _Basis(mean.astype(np.float32), std.astype(np.float32), axes.astype(np.float32))
+
+
+def _fit_linear(z: np.ndarray, y: np.ndarray, l2: float = 1e-3, iters: int = 150) -> tuple[np.ndarray, float]:
+    """Class-balanced L2 logistic regression (on projected features)."""
+    sw = _balance(y)
+    z, y = z.astype(np.float32), y.astype(np.float32)
+    params = [np.zeros(z.shape[1], np.float32), np.zeros(1, np.float32)]
+
+    def grads(p):
+        g = (_sigmoid(z @ p[0] + p[1][0]) - y) * sw
+        return [z.T @ g + l2 * p[0], np.array([g.sum()], np.float32)]
+    _adam_fit(params, grads, iters, 0.05)
+    return params[0], float(params[1][0])
+
+
+def _fit_mlp(z: np.ndarray, y: np.ndarray, hidden: int, rng: np.random.Generator,
+             l2: float = 3e-3, iters: int = 300) -> list[np.ndarray]:
+    """One hidden ReLU layer, class-balanced logistic loss: [w1, b1, w2, b2]."""
+    sw = _balance(y)
+    z, y = z.astype(np.float32), y.astype(np.float32)
+    params = [rng.normal(0, 1.0 / math.sqrt(z.shape[1]), (z.shape[1], hidden)).astype(np.float32),
+              np.zeros(hidden, np.float32), rng.normal(0, 1.0 / math.sqrt(hidden), hidden).astype(np.float32),
+              np.zeros(1, np.float32)]
+
+    def grads(p):
+        pre = z @ p[0] + p[1]
+        h = np.maximum(pre, 0)
+        g = (_sigmoid(h @ p[2] + p[3][0]) - y) * sw
+        gh = np.outer(g, p[2]) * (pre > 0)
+        return [z.T @ gh + l2 * p[0], gh.sum(axis=0), h.T @ g + l2 * p[2], np.array([g.sum()], np.float32)]
+    _adam_fit(params, grads, iters, 0.01)
+    return params
+
+
+def _mlp_logit(z: np.ndarray, params: list[np.ndarray]) -> np.ndarray:
+    return np.maximum(z @ params[0] + params[1], 0) @ params[2] + params[3][0]
+
+
+def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> FinderModel:
+    """Learn die size and a window classifier from labelled frames (spec label format)."""
+    rng = np.random.default_rng(seed)
+    views: list[_View] = []
+    all_sides: list[float] = []
+    for frame, labels in labelled:
+        dice = labels["dice"]
+        if not dice:
+            continue
+        sides = label_sides(frame, dice)
+        if not sides:
+            continue
+        side = float(np.median(sides))
+        all_sides += sides
+        centers = np.array([d["center"] for d in dice], np.float64)
+        views += _views(frame, centers, side, rng)
+    if not views:
+        raise ValueError("no labelled dice to learn the finder from")
+    grids = [_label_grid(v) for v in views]
+    pos, neg = [], []
+    for v, g in zip(views, grids):
+        pos += [_window(v.pooled, r, c) for r, c in zip(*np.nonzero(g == 1))]
+        idx = np.flatnonzero(g.ravel() == 0)
+        take = rng.choice(idx, size=min(len(idx), 300), replace=False)
+        neg += [_window(v.pooled, *divmod(int(i), g.shape[1])) for i in take]
+    x_pos = np.stack(pos)
+    x_neg = np.stack(neg)
+    basis = _basis(np.concatenate([x_pos, x_neg]), LINEAR_DIMS, rng)
+    z_pos, z_neg = basis.project(x_pos), basis.project(x_neg)
+
+    def fit() -> tuple[np.ndarray, float]:
+        wz, b = _fit_linear(np.concatenate([z_pos, z_neg]), np.r_[np.ones(len(z_pos)), np.zeros(len(z_neg))].astype(np.float32))
+        w = basis.axes @ wz / basis.std  # back to raw features
+        return w.astype(np.float32), float(b - (basis.mean * w).sum())
+    w, b = fit()
+    for _ in range(HARD_ROUNDS):
+        hard = []
+        for v, g in zip(views, grids):
+            s = score_map(v.pooled, w, b)
+            s[g != 0] = -np.inf
+            peaks = _peaks(s, -2.0)
+            order = np.argsort([-s[r, c] for r, c in peaks])[:100]
+            hard += [_window(v.pooled, *peaks[i]) for i in order]
+        if hard:
+            z_neg = np.concatenate([z_neg, basis.project(np.stack(hard))])
+        w, b = fit()
+    threshold = float(min(0.0, np.quantile(x_pos @ w + b, RECALL_QUANTILE)))
+    # Stage 2: what stage 1 finds on the teaching views, die or not, for a small nonlinear model.
+    xs, es, ys = [], [], []
+    half = WINDOW // 2
+    for v, g in zip(views, grids):
+        s = score_map(v.pooled, w, b)
+        spots = [(r, c, 1.0) for r, c in zip(*np.nonzero(g == 1))]
+        for r, c in _peaks(s, threshold - 1.0):
+            d = np.min(np.hypot(v.cells[:, 0] - (c + half), v.cells[:, 1] - (r + half))) / v.side if len(v.cells) else 9.0
+            if v.positive and d < 0.3:
+                spots.append((r, c, 1.0))
+            elif d > (POSITIVE_SIDES if v.positive else 0.15):
+                spots.append((r, c, 0.0))
+        for r, c, label in spots:
+            xs.append(_window(v.pooled, r, c))
+            es.append(shape_features(v.base, (c + half) * v.cell[0], (r + half) * v.cell[1], v.side * v.cell[0]))
+            ys.append(label)
+    x2, e2 = np.stack(xs), np.stack(es)
+    y2 = np.array(ys, np.float32)
+    basis2 = _basis(x2, MLP_DIMS, rng)
+    e_mean, e_std = e2.mean(axis=0), e2.std(axis=0) + 1e-3
+    mlp = _fit_mlp(np.concatenate([basis2.project(x2), (e2 - e_mean) / e_std], axis=1), y2, MLP_HIDDEN, rng)
+    return FinderModel(tuple(float(v) for v in w), float(b), threshold,
+                       float(np.min(all_sides)), float(np.max(all_sides)),
+                       Stage2(basis2.mean, basis2.std, basis2.axes, e_mean, e_std, *mlp))
+
+
+# --- finding --------------------------------------------------------------------------------
+
+def _peaks(scores: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Cells that are 3x3 local maxima above threshold."""
+    if scores.size == 0:
+        return []
+    top = cv2.dilate(scores, np.ones((3, 3), np.uint8))
+    rr, cc = np.nonzero((scores >= top) & (scores > threshold))
+    return list(zip(rr.tolist(), cc.tolist()))
+
+
+def _subcell(scores: np.ndarray, r: int, c: int) -> tuple[float, float]:
+    """Parabolic sub-cell offset of a peak (rows, cols), each within +-0.5."""
+    def off(a: float, m: float, b: float) -> float:
+        den = a - 2 * m + b
+        return 0.0 if den >= 0 else float(np.clip(0.5 * (a - b) / den, -0.5, 0.5))
+    dr = off(scores[r - 1, c], scores[r, c], scores[r + 1, c]) if 0 < r < scores.shape[0] - 1 else 0.0
+    dc = off(scores[r, c - 1], scores[r, c], scores[r, c + 1]) if 0 < c < scores.shape[1] - 1 else 0.0
+    return dr, dc
+
+
+def search_sides(model: FinderModel) -> list[float]:
+    """The die sides (full-resolution pixels) the pyramid looks for."""
+    lo, hi = model.min_side * SIZE_SLACK[0], model.max_side * SIZE_SLACK[1]
+    n = max(1, int(math.ceil(math.log(hi / lo) / math.log(LEVEL_RATIO))) + 1)
+    return [lo * (hi / lo) ** (i / max(n - 1, 1)) for i in range(n)]
+
+
+def _frame_side(sides: np.ndarray, logits: np.ndarray) -> float | None:
+    """The die side of this frame: the logit-weighted median side of confident peaks."""
+    sure = logits > CONFIDENT_LOGIT
+    if sure.sum() < 1:
+        return None
+    s, w = np.log(sides[sure]), logits[sure] - CONFIDENT_LOGIT + 1.0
+    order = np.argsort(s)
+    cum = np.cumsum(w[order])
+    return float(np.exp(s[order][np.searchsorted(cum, cum[-1] / 2.0)]))
+
+
+def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = 0.0) -> list[Candidate]:
+    """Every die in a BGR frame: centers and sides in frame pixels, best score first.
+
+    `threshold` is on the stage-2 logit (0: score 0.5); lower it to trade phantoms for recall."""
+    w = model.weight_array
+    half = WINDOW // 2
+    found: list[tuple[float, float, float]] = []
+    windows: list[np.ndarray] = []
+    spots: list[tuple[Base, float, float, float]] = []
+    base = None
+    for side in search_sides(model):
+        if base is None or side * base.scale > 2.0 * MODEL_SIDE * 1.001:
+            base = make_base(frame_bgr, MODEL_SIDE / side)  # a new octave: this die is MODEL_SIDE px
+        level = pool(base, CELL * side * base.scale / MODEL_SIDE)
+        s = score_map(level.pooled, w, model.bias)
+        for r, c in _peaks(s, model.threshold):
+            dr, dc = _subcell(s, r, c)
+            x = (c + dc + half) * level.cell_x / base.scale - 0.5
+            y = (r + dr + half) * level.cell_y / base.scale - 0.5
+            found.append((x, y, side))
+            windows.append(_window(level.pooled, r, c))
+            spots.append((base, (c + dc + half) * level.cell_x, (r + dr + half) * level.cell_y, side * base.scale))
+    if not found:
+        return []
+    # Shape features cost a crop each: look only at peaks the windows alone leave in doubt.
+    x = np.stack(windows)
+    logits = model.stage2.logits(x, np.tile(model.stage2.shape_mean, (len(x), 1)))
+    sides = np.array([f[2] for f in found])
+    frame_side = _frame_side(sides, logits)
+    if frame_side is not None:
+        logits[np.abs(np.log(sides / frame_side)) > math.log(SAME_SIZE * LEVEL_RATIO)] = -np.inf
+    look = np.flatnonzero(logits > PRE_LOGIT)
+    if len(look):
+        shapes = np.stack([shape_features(*spots[i]) for i in look])
+        logits[look] = model.stage2.logits(x[look], shapes)
+    logits[logits <= PRE_LOGIT] = -np.inf
+    frame_side = _frame_side(sides, logits)
+    if frame_side is not None:  # dice in one frame are about one size: others are coins, fingers...
+        off = np.abs(np.log(sides / frame_side))
+        logits = np.where(off > math.log(SAME_SIZE), -np.inf, logits)
+    order = np.argsort(-logits)
+    kept: list[Candidate] = []
+    for i in order:
+        if logits[i] < threshold:
+            break
+        x, y, side = found[i]
+        if any(math.hypot(x - k.center[0], y - k.center[1]) < NMS_SIDES * min(side, k.size) for k in kept):
+            continue
+        kept.append(Candidate((x, y), side, float(_sigmoid(np.array(logits[i])))))
+    return kept
