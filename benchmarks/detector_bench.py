@@ -10,6 +10,10 @@ Any die the current reader returns counts as a detection of it, whatever its sym
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as the reader runs; before numpy loads
+
 import argparse
 import glob
 import math
@@ -96,11 +100,14 @@ def run(detect, test: list) -> Tally:
     return Tally(dice, missed, phantoms, tuple(errs), tuple(ms))
 
 
-def detectors(teach: list, current: bool) -> dict:
-    t0 = time.perf_counter()
-    model = train_finder(teach)
-    train_s = time.perf_counter() - t0
-    out = {"finder": lambda f: [(c.center[0], c.center[1], c.size) for c in find_dice(f, model)]}
+def detectors(teach: list, current: bool, finder: bool = True) -> tuple[dict, float]:
+    """The detectors to compare, taught on `teach`, and the finder's training seconds."""
+    out, train_s = {}, 0.0
+    if finder:
+        t0 = time.perf_counter()
+        model = train_finder(teach)
+        train_s = time.perf_counter() - t0
+        out["finder"] = lambda f: [(c.center[0], c.center[1], c.size) for c in find_dice(f, model)]
     if current:
         from vision.reader import read_frame
         from vision.teach import teach as teach_profile
@@ -115,20 +122,21 @@ def main() -> None:
     ap.add_argument("--hard-scenes", type=int, default=10)
     ap.add_argument("--sets", default="C," + ",".join(STYLES) + ",hard")
     ap.add_argument("--no-current", action="store_true")
+    ap.add_argument("--no-finder", action="store_true")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"{'set':<16} {'who':<8} {'dice':>6} {'missed':>7} {'phantoms':>8} {'m+p':>8} {'err px':>7} {'ms':>8}")
     for name in args.sets.split(","):
         if name == "hard":
             teach, _ = rendered("classic", 0)
-            dets, secs = detectors(teach, not args.no_current)
+            dets, secs = detectors(teach, not args.no_current, not args.no_finder)
             for hname, kw in HARD.items():
                 _, test = rendered("classic", args.hard_scenes, **kw)
                 for who, det in dets.items():
                     print(run(det, test).row("hard:" + hname, who), flush=True)
             continue
         teach, test = photoreal(name) if name in ("A", "B", "C") else rendered(name, args.scenes)
-        dets, secs = detectors(teach, not args.no_current)
+        dets, secs = detectors(teach, not args.no_current, not args.no_finder)
         for who, det in dets.items():
             print(run(det, test).row(name, who) + f"   (finder trained in {secs:.1f} s)" * (who == "finder"), flush=True)
 

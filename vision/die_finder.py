@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .blas import use_one_blas_thread
 from .die_features import CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map, shape_features
 
 MEASURED_TO_SIDE = 0.8  # a measured blob takes in the die's sides and edge: about 1.25 top faces
@@ -33,8 +34,10 @@ HARD_ROUNDS = 2
 SAME_SIZE = 1.45  # dice in one frame are within this factor of the frame's die side
 CONFIDENT_LOGIT = 2.0  # peaks this sure set the frame's die side
 PRE_LOGIT = -3.0  # peaks below this before their shape is looked at are dropped
+STAGE2_PEAKS = 120  # per teaching view, the best stage-1 peaks stage 2 learns from
+DIE_LOGIT = 1.0  # stage-2 logit a die needs: training is class-balanced, dice are rare in a frame
 LINEAR_DIMS = 160  # principal axes the linear stage is fitted on (then mapped back to raw)
-MLP_DIMS, MLP_HIDDEN = 48, 24  # the second stage: principal axes in, hidden units
+MLP_DIMS, MLP_HIDDEN = 64, 24  # the second stage: principal axes in, hidden units
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ class Stage2:
 
     def logits(self, x: np.ndarray, shape: np.ndarray) -> np.ndarray:
         """Die-or-not logits for rows of raw window features and their shape features."""
-        z = np.concatenate([((x - self.mean) / self.std) @ self.axes, (shape - self.shape_mean) / self.shape_std], axis=1)
+        extra = np.concatenate([shape, _core(x)], axis=1)
+        z = np.concatenate([((x - self.mean) / self.std) @ self.axes, (extra - self.shape_mean) / self.shape_std], axis=1)
         return np.maximum(z @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0]
 
     def to_json(self) -> dict:
@@ -200,6 +204,28 @@ def _jitter_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.LUT(out, lut)
 
 
+def _new_table(img: np.ndarray, dice: np.ndarray, side: float, rng: np.random.Generator) -> np.ndarray:
+    """The same dice on another table: everything farther than about a die side from every die
+    gets a random Lab change (brightness, contrast, hue turn, saturation), so the finder learns
+    dice rather than this box's tables. (Painting plain squares and discs there as well made
+    it worse.)"""
+    h, w = img.shape[:2]
+    keep = np.zeros((h, w), np.uint8)
+    for x, y in dice:
+        cv2.circle(keep, (int(round(x)), int(round(y))), int(side * 1.0), 255, -1)
+    keep = cv2.GaussianBlur(keep, (0, 0), side * 0.15).astype(np.float32)[..., None] / 255.0
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    turn = rng.uniform(0, 2 * np.pi)
+    ca, sa, gain = math.cos(turn), math.sin(turn), rng.uniform(0.5, 1.6)
+    new = lab.copy()
+    new[..., 0] = np.clip((lab[..., 0] - 128.0) * rng.uniform(0.6, 1.4) + 128.0 + rng.uniform(-60, 60), 0, 255)
+    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    new[..., 1] = np.clip(128.0 + gain * (ca * a - sa * b) + rng.uniform(-20, 20), 0, 255)
+    new[..., 2] = np.clip(128.0 + gain * (sa * a + ca * b) + rng.uniform(-20, 20), 0, 255)
+    out = cv2.cvtColor(np.clip(new, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)
+    return (img.astype(np.float32) * keep + out.astype(np.float32) * (1 - keep)).astype(np.uint8)
+
+
 def _views(frame: np.ndarray, centers: np.ndarray, side: float, rng: np.random.Generator) -> list[_View]:
     """Augmented levels of one teaching frame: 4 at searched sizes, the rest dice of a wrong size."""
     out = []
@@ -211,6 +237,8 @@ def _views(frame: np.ndarray, centers: np.ndarray, side: float, rng: np.random.G
         img = cv2.resize(frame, None, fx=fb, fy=fb, interpolation=cv2.INTER_AREA if fb < 1 else cv2.INTER_LINEAR)
         pts = (centers + 0.5) * np.array([img.shape[1] / frame.shape[1], img.shape[0] / frame.shape[0]])
         img, pts = _dihedral(img, pts, int(ks[i % 8]))
+        if i % 2 == 1:
+            img = _new_table(img, pts - 0.5, side * fb, rng)
         base = make_base(_jitter_light(img, rng), 1.0)
         level = pool(base, CELL * rho * jit)
         cells = pts / np.array([level.cell_x, level.cell_y])
@@ -236,6 +264,13 @@ def _label_grid(view: _View) -> np.ndarray:
             if 0 <= r < rows and 0 <= c < cols:
                 grid[r, c] = 1
     return grid
+
+
+def _core(x: np.ndarray) -> np.ndarray:
+    """Mean of each channel over the window's central 4 x 4 cells (the die's middle), per row."""
+    lo = WINDOW // 2 - 2
+    cells = x.reshape(len(x), WINDOW, WINDOW, N_CHANNELS)[:, lo:lo + 4, lo:lo + 4]
+    return cells.mean(axis=(1, 2))
 
 
 def _window(pooled: np.ndarray, r: int, c: int) -> np.ndarray:
@@ -331,6 +366,7 @@ def _mlp_logit(z: np.ndarray, params: list[np.ndarray]) -> np.ndarray:
 
 def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> FinderModel:
     """Learn die size and a window classifier from labelled frames (spec label format)."""
+    use_one_blas_thread()
     rng = np.random.default_rng(seed)
     views: list[_View] = []
     all_sides: list[float] = []
@@ -382,7 +418,9 @@ def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> Find
     for v, g in zip(views, grids):
         s = score_map(v.pooled, w, b)
         spots = [(r, c, 1.0) for r, c in zip(*np.nonzero(g == 1))]
-        for r, c in _peaks(s, threshold - 1.0):
+        peaks = _peaks(s, threshold - 1.0)
+        peaks = [peaks[i] for i in np.argsort([-s[r, c] for r, c in peaks])[:STAGE2_PEAKS]]
+        for r, c in peaks:
             d = np.min(np.hypot(v.cells[:, 0] - (c + half), v.cells[:, 1] - (r + half))) / v.side if len(v.cells) else 9.0
             if v.positive and d < 0.3:
                 spots.append((r, c, 1.0))
@@ -392,7 +430,8 @@ def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> Find
             xs.append(_window(v.pooled, r, c))
             es.append(shape_features(v.base, (c + half) * v.cell[0], (r + half) * v.cell[1], v.side * v.cell[0]))
             ys.append(label)
-    x2, e2 = np.stack(xs), np.stack(es)
+    x2 = np.stack(xs)
+    e2 = np.concatenate([np.stack(es), _core(x2)], axis=1)
     y2 = np.array(ys, np.float32)
     basis2 = _basis(x2, MLP_DIMS, rng)
     e_mean, e_std = e2.mean(axis=0), e2.std(axis=0) + 1e-3
@@ -441,10 +480,11 @@ def _frame_side(sides: np.ndarray, logits: np.ndarray) -> float | None:
     return float(np.exp(s[order][np.searchsorted(cum, cum[-1] / 2.0)]))
 
 
-def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = 0.0) -> list[Candidate]:
+def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_LOGIT) -> list[Candidate]:
     """Every die in a BGR frame: centers and sides in frame pixels, best score first.
 
     `threshold` is on the stage-2 logit (0: score 0.5); lower it to trade phantoms for recall."""
+    use_one_blas_thread()
     w = model.weight_array
     half = WINDOW // 2
     found: list[tuple[float, float, float]] = []
@@ -467,7 +507,7 @@ def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = 0.0)
         return []
     # Shape features cost a crop each: look only at peaks the windows alone leave in doubt.
     x = np.stack(windows)
-    logits = model.stage2.logits(x, np.tile(model.stage2.shape_mean, (len(x), 1)))
+    logits = model.stage2.logits(x, np.tile(model.stage2.shape_mean[:N_SHAPE], (len(x), 1)))
     sides = np.array([f[2] for f in found])
     frame_side = _frame_side(sides, logits)
     if frame_side is not None:
