@@ -21,6 +21,9 @@ FORMAT = "gangster-dice-profile/1"
 DEFAULT_PATH = Path(__file__).with_name("profiles") / "default.json"
 
 
+_CHOSEN: dict[tuple[int, str], tuple] = {}  # (templates, chosen) by id(templates) and color
+
+
 class ProfileError(Exception):
     """A profile cannot be made or used; the message says which file and why."""
 
@@ -59,6 +62,23 @@ class Profile:
     calibration: Calibration
     contrast_range: tuple[float, float] = (1e9, 2e9)  # local contrast ramp (see detect.die_masks)
     info: dict = field(default_factory=dict)
+    # Die color each template was learnt from ("" = every color), parallel to `templates`; a
+    # die is matched only against its own color's and the all-color templates (half the work).
+    template_colors: tuple[str, ...] = ()
+
+    def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:
+        """The templates a die of `color` is matched against (all of them for an old profile)."""
+        key = (id(self.templates), color)
+        cached = _CHOSEN.get(key)
+        if cached is None or cached[0] is not self.templates:  # ids are reused once freed
+            if len(self.template_colors) != len(self.templates):
+                chosen = list(self.templates)
+            else:
+                chosen = [t for t, c in zip(self.templates, self.template_colors) if c in ("", color)]
+            if len(_CHOSEN) > 64:
+                _CHOSEN.clear()
+            cached = _CHOSEN[key] = (self.templates, chosen)
+        return cached[1]
 
     def to_json(self) -> dict:
         return {
@@ -70,8 +90,9 @@ class Profile:
             "color_model": {"classes": list(self.color_model.classes),
                             "posterior_u8": _encode(np.round(self.color_model.posterior * 255).astype(np.uint8)),
                             "die_color_u8": _encode(np.round(self.color_model.die_color * 255).astype(np.uint8))},
-            "templates": [{"symbol": s, "shape": list(t.shape), "data": _encode(t.astype(np.float16))}
-                          for s, t in self.templates],
+            "templates": [{"symbol": s, "shape": list(t.shape), "data": _encode(t.astype(np.float16)),
+                           **({"color": self.template_colors[i]} if len(self.template_colors) == len(self.templates) else {})}
+                          for i, (s, t) in enumerate(self.templates)],
             "calibration": {**vars(self.calibration), "plausibility": vars(self.calibration.plausibility)},
             "contrast_range": list(self.contrast_range),
             "info": self.info,
@@ -102,7 +123,9 @@ class Profile:
                     **{k: (tuple(v) if isinstance(v, list) else v)
                        for k, v in data["calibration"]["plausibility"].items()})}),
                 contrast_range=tuple(float(v) for v in data["contrast_range"]),
-                info=dict(data.get("info", {})))
+                info=dict(data.get("info", {})),
+                template_colors=(tuple(str(t["color"]) for t in data["templates"])
+                                 if all("color" in t for t in data["templates"]) else ()))
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

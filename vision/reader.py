@@ -54,7 +54,7 @@ class FaceReading:
 def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
     """Match the candidate's top face against the profile's templates, refining its center."""
     size = candidate.side / profile.blob_side_ratio
-    center, _, found = _refine(frame_bgr, candidate.center, size, profile)
+    center, _, found = _refine(frame_bgr, candidate.center, size, profile.templates_for(candidate.color))
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
@@ -64,14 +64,15 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> 
 
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
-            profile: Profile) -> tuple[tuple[float, float], float, Match]:
+            templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[float, float], float, Match]:
     """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
-    times; returns the face center, its best score and the match."""
+    times; returns the face center, its best score and the match. The die's edge angle is
+    measured once: recentring moves the window a few pixels, which hardly changes it."""
     best_score, best_found, reading_center = -2.0, None, center
+    angle = face_angle(frame_bgr, center, size)
     for attempt in range(MAX_ATTEMPTS):
-        angle = face_angle(frame_bgr, center, size)
         window = ink_map(face_window(frame_bgr, center, size, angle))
-        found = match(window, list(profile.templates))
+        found = match(window, templates)
         if attempt > 0 and max(found.scores.values()) <= best_score:
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found

