@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from vision.die_finder import find_dice, train_finder
 from vision.render import STYLES, random_scene, render
@@ -48,7 +47,8 @@ class Tally:
         err = statistics.median(self.errors_px) if self.errors_px else float("nan")
         ms = statistics.median(self.ms) if self.ms else float("nan")
         rate = 100.0 * (self.missed + self.phantoms) / max(self.dice, 1)
-        return f"{name:<16} {who:<8} {self.dice:>6} {self.missed:>7} {self.phantoms:>8} {rate:>7.2f}% {err:>7.1f} {ms:>8.1f}"
+        return (f"{name:<20} {who:<8} {self.dice:>6} {self.missed:>7} {self.phantoms:>8} {rate:>7.2f}% "
+                f"{err:>7.1f} {ms:>8.1f}")
 
 
 def match(found: list[tuple[float, float, float]], labels: list[dict]) -> tuple[int, int, list[float]]:
@@ -125,7 +125,7 @@ def main() -> None:
     ap.add_argument("--no-finder", action="store_true")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    print(f"{'set':<16} {'who':<8} {'dice':>6} {'missed':>7} {'phantoms':>8} {'m+p':>8} {'err px':>7} {'ms':>8}")
+    print(f"{'set':<20} {'who':<8} {'dice':>6} {'missed':>7} {'phantoms':>8} {'m+p':>8} {'err px':>7} {'ms':>8}")
     for name in args.sets.split(","):
         if name == "hard":
             teach, _ = rendered("classic", 0)
@@ -138,7 +138,8 @@ def main() -> None:
         teach, test = photoreal(name) if name in ("A", "B", "C") else rendered(name, args.scenes)
         dets, secs = detectors(teach, not args.no_current, not args.no_finder)
         for who, det in dets.items():
-            print(run(det, test).row(name, who) + f"   (finder trained in {secs:.1f} s)" * (who == "finder"), flush=True)
+            note = f"   (finder trained in {secs:.1f} s)" if who == "finder" else ""
+            print(run(det, test).row(name, who) + note, flush=True)
 
 
 if __name__ == "__main__":

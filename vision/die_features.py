@@ -22,7 +22,7 @@ MODEL_SIDE = 24.0  # die side, pixels, at base scale for the smallest searched d
 CELL = 4.0  # pooling cell for a die of MODEL_SIDE px: a die is 6 cells wide at every level
 WINDOW = 10  # window side, cells (1.67 die sides: the die and a ring of its surround)
 N_CHANNELS = 12
-BACKGROUND_CELLS = 25  # local table color: median over this many cells (about 4 die sides)
+BACKGROUND_CELLS = 25  # local table color: median over this many cells (4 sides of the smallest die)
 NORM_CELLS = 13  # gradients are divided by their mean over this many cells (about 2 die sides)
 
 
@@ -38,6 +38,7 @@ class Base:
     lab: np.ndarray
     grad: np.ndarray
     gray: np.ndarray  # L at base resolution (unpooled), for the shape of a few candidates
+    background: np.ndarray  # Lab of the local table: a median over BACKGROUND_CELLS cells of CELL px
 
 
 def shrink(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
@@ -65,8 +66,12 @@ def make_base(frame_bgr: np.ndarray, scale: float) -> Base:
     grad = cv2.merge([cv2.convertScaleAbs(gx, alpha=0.5), cv2.convertScaleAbs(gy, alpha=0.5),
                       cv2.convertScaleAbs(d1, alpha=0.354), cv2.convertScaleAbs(d2, alpha=0.354)])
     size = (img.shape[1] // FINE, img.shape[0] // FINE)
-    return Base(scale, cv2.resize(lab, size, interpolation=cv2.INTER_AREA),
-                cv2.resize(grad, size, interpolation=cv2.INTER_AREA), gray)
+    fine_lab = cv2.resize(lab, size, interpolation=cv2.INTER_AREA)
+    coarse = cv2.resize(fine_lab, (max(1, int(size[0] * FINE / CELL)), max(1, int(size[1] * FINE / CELL))),
+                        interpolation=cv2.INTER_AREA)
+    k = BACKGROUND_CELLS if min(coarse.shape[:2]) > BACKGROUND_CELLS else (max(1, min(coarse.shape[:2]) - 1) | 1)
+    background = cv2.medianBlur(coarse, k) if k >= 3 else coarse
+    return Base(scale, fine_lab, cv2.resize(grad, size, interpolation=cv2.INTER_AREA), gray, background)
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,7 @@ def pool(base: Base, cell_px: float) -> Level:
     cols, rows = max(1, int(round(w * FINE / cell_px))), max(1, int(round(h * FINE / cell_px)))
     lab = cv2.resize(base.lab, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 3)
     grad = cv2.resize(base.grad, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 4).astype(np.float32)
-    k = BACKGROUND_CELLS if min(rows, cols) > BACKGROUND_CELLS else (max(1, min(rows, cols) - 1) | 1)
-    bg = cv2.medianBlur(lab, k) if k >= 3 else lab
+    bg = cv2.resize(base.background, (cols, rows), interpolation=cv2.INTER_LINEAR).reshape(rows, cols, 3)
     rel = lab.astype(np.float32) - bg.astype(np.float32)
     rel[..., 0] *= 100.0 / (bg[..., 0].astype(np.float32) * 0.5 + 40.0)  # dim lamp or bright, alike
     contrast = np.sqrt((rel * rel).sum(axis=2))

@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
-from .die_features import CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map, shape_features
+from .die_features import (CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map,
+                           shape_features)
 
 MEASURED_TO_SIDE = 0.8  # a measured blob takes in the die's sides and edge: about 1.25 top faces
 SIZE_SLACK = (0.8, 1.3)  # die sides searched, relative to the smallest and largest taught
@@ -49,6 +50,9 @@ class Candidate:
     score: float
 
 
+_STAGE2_KEYS = ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")
+
+
 @dataclass(frozen=True, eq=False)
 class Stage2:
     """The second look at each stage-1 peak: window features standardized and projected on
@@ -67,16 +71,17 @@ class Stage2:
     def logits(self, x: np.ndarray, shape: np.ndarray) -> np.ndarray:
         """Die-or-not logits for rows of raw window features and their shape features."""
         extra = np.concatenate([shape, _core(x)], axis=1)
-        z = np.concatenate([((x - self.mean) / self.std) @ self.axes, (extra - self.shape_mean) / self.shape_std], axis=1)
+        z = np.concatenate([((x - self.mean) / self.std) @ self.axes,
+                            (extra - self.shape_mean) / self.shape_std], axis=1)
         return np.maximum(z @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0]
 
     def to_json(self) -> dict:
-        return {k: np.round(getattr(self, k).astype(np.float64), 6).tolist()
-                for k in ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")}
+        """Plain lists of numbers."""
+        return {k: np.round(getattr(self, k).astype(np.float64), 6).tolist() for k in _STAGE2_KEYS}
 
     @staticmethod
     def from_json(data: dict) -> "Stage2":
-        return Stage2(*(np.asarray(data[k], np.float32) for k in ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")))
+        return Stage2(*(np.asarray(data[k], np.float32) for k in _STAGE2_KEYS))
 
 
 @dataclass(frozen=True, eq=False)
@@ -396,7 +401,8 @@ def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> Find
     z_pos, z_neg = basis.project(x_pos), basis.project(x_neg)
 
     def fit() -> tuple[np.ndarray, float]:
-        wz, b = _fit_linear(np.concatenate([z_pos, z_neg]), np.r_[np.ones(len(z_pos)), np.zeros(len(z_neg))].astype(np.float32))
+        y = np.r_[np.ones(len(z_pos)), np.zeros(len(z_neg))].astype(np.float32)
+        wz, b = _fit_linear(np.concatenate([z_pos, z_neg]), y)
         w = basis.axes @ wz / basis.std  # back to raw features
         return w.astype(np.float32), float(b - (basis.mean * w).sum())
     w, b = fit()
@@ -421,7 +427,8 @@ def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> Find
         peaks = _peaks(s, threshold - 1.0)
         peaks = [peaks[i] for i in np.argsort([-s[r, c] for r, c in peaks])[:STAGE2_PEAKS]]
         for r, c in peaks:
-            d = np.min(np.hypot(v.cells[:, 0] - (c + half), v.cells[:, 1] - (r + half))) / v.side if len(v.cells) else 9.0
+            d = (np.min(np.hypot(v.cells[:, 0] - (c + half), v.cells[:, 1] - (r + half))) / v.side
+                 if len(v.cells) else 9.0)
             if v.positive and d < 0.3:
                 spots.append((r, c, 1.0))
             elif d > (POSITIVE_SIDES if v.positive else 0.15):
@@ -469,6 +476,19 @@ def search_sides(model: FinderModel) -> list[float]:
     return [lo * (hi / lo) ** (i / max(n - 1, 1)) for i in range(n)]
 
 
+def _distinct(found: list[tuple[float, float, float]], logits: np.ndarray) -> np.ndarray:
+    """Peaks above PRE_LOGIT that are the best within a third of a die side (one die is a peak
+    at two or three neighbouring levels: its shape need be looked at once)."""
+    keep: list[int] = []
+    for i in np.argsort(-logits):
+        if logits[i] <= PRE_LOGIT:
+            break
+        x, y, side = found[i]
+        if all(math.hypot(x - found[j][0], y - found[j][1]) >= 0.33 * min(side, found[j][2]) for j in keep):
+            keep.append(int(i))
+    return np.array(keep, np.int64)
+
+
 def _frame_side(sides: np.ndarray, logits: np.ndarray) -> float | None:
     """The die side of this frame: the logit-weighted median side of confident peaks."""
     sure = logits > CONFIDENT_LOGIT
@@ -512,11 +532,13 @@ def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_
     frame_side = _frame_side(sides, logits)
     if frame_side is not None:
         logits[np.abs(np.log(sides / frame_side)) > math.log(SAME_SIZE * LEVEL_RATIO)] = -np.inf
-    look = np.flatnonzero(logits > PRE_LOGIT)
+    look = _distinct([found[i] for i in range(len(found))], logits)
     if len(look):
         shapes = np.stack([shape_features(*spots[i]) for i in look])
         logits[look] = model.stage2.logits(x[look], shapes)
-    logits[logits <= PRE_LOGIT] = -np.inf
+    rest = np.ones(len(logits), bool)
+    rest[look] = False
+    logits[rest] = -np.inf
     frame_side = _frame_side(sides, logits)
     if frame_side is not None:  # dice in one frame are about one size: others are coins, fingers...
         off = np.abs(np.log(sides / frame_side))
