@@ -131,17 +131,6 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
     return np.array([harmonic(disc), harmonic(rim), float(m[rim].sum()) / (float(m[disc].sum()) + 1e-3)], np.float32)
 
 
-def all_windows(pooled: np.ndarray) -> np.ndarray:
-    """(rows, cols, WINDOW*WINDOW*N_CHANNELS) every window of the map (a copy)."""
-    rows, cols = pooled.shape[0] - WINDOW + 1, pooled.shape[1] - WINDOW + 1
-    if rows <= 0 or cols <= 0:
-        return np.zeros((0, 0, WINDOW * WINDOW * N_CHANNELS), np.float32)
-    s0, s1, s2 = pooled.strides
-    view = np.lib.stride_tricks.as_strided(pooled, (rows, cols, WINDOW, WINDOW, N_CHANNELS),
-                                           (s0, s1, s0, s1, s2), writeable=False)
-    return np.ascontiguousarray(view).reshape(rows, cols, -1)
-
-
 def score_map(pooled: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
     """Linear window scores for every top-left cell: sum over channels of a correlation."""
     rows, cols = pooled.shape[0] - WINDOW + 1, pooled.shape[1] - WINDOW + 1

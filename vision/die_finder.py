@@ -1,15 +1,22 @@
-"""Finding dice with a size-tuned, learnt sliding-window detector.
+"""Finding dice with a size-tuned, learnt sliding-window detector (an experiment beside
+``vision.detect``; same frames in, die centers and sides out).
 
-``train_finder`` learns, from a few labelled frames of one box on one table, how big a die is
-and a linear window classifier on the channels of ``vision.die_features`` (color relative to the
-local table, normalized gradient magnitude and orientations) at a scale where a die is
-``MODEL_SIDE`` pixels wide. Teaching frames are augmented (the 8 rotations/flips of the square,
-size and lamp jitter) and the classifier is retrained on its own worst false alarms, with windows
-half a die off a die and between touching dice as negatives so every die gives one sharp peak.
+``train_finder`` learns from a few labelled frames of one box: the die size (label "size" when
+given, else measured from the image), then two classifiers at a scale where a die is
+``MODEL_SIDE`` px wide. Stage 1 is linear over windows of the pooled channels of
+``vision.die_features`` (color relative to the local table, normalized directional gradients,
+absolute Lab), so one correlation per channel scores a whole pyramid level; it is retrained on
+its own worst false alarms, with windows half a die off a die and between touching dice as
+negatives so each die gives one sharp peak. Stage 2 is a small MLP over each stage-1 peak's
+window plus rotation-free shape measures (how square, not round; gradient on the rim), trained
+on what stage 1 finds in the teaching views. Teaching views are augmented: the 8 symmetries of
+the square, size jitter, lamp gain/gamma/white balance, the table recoloured, and dice seen at
+wrong sizes as negatives.
 
-``find_dice`` scores every window of a small pyramid covering the taught die sizes, keeps local
-maxima above the taught threshold and suppresses those closer than ``NMS_SIDES`` die sides to a
-better one. The model is plain numbers (``to_json``/``from_json``) so it fits in a profile.
+``find_dice`` scores a pyramid covering the taught die sizes, re-scores the peaks with stage 2,
+keeps those of about the frame's own die size (coins, chips and fingertips are smaller or
+larger) and suppresses peaks closer than ``NMS_SIDES`` die sides to a better one. The model is
+plain numbers (``to_json``/``from_json``) so it fits in a profile.
 """
 
 from __future__ import annotations
@@ -116,6 +123,7 @@ class FinderModel:
 
     @property
     def weight_array(self) -> np.ndarray:
+        """Stage-1 weights as float32, for `score_map`."""
         return np.asarray(self.weights, np.float32)
 
 
@@ -300,11 +308,13 @@ def _adam_fit(params: list[np.ndarray], grad_fn, iters: int, lr: float) -> None:
 
 
 def _balance(y: np.ndarray) -> np.ndarray:
+    """Sample weights giving dice and not-dice half the loss each."""
     n_pos, n_neg = max(1, int(y.sum())), max(1, int((1 - y).sum()))
     return np.where(y > 0, 0.5 / n_pos, 0.5 / n_neg).astype(np.float32)
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
+    """Logistic function, clipped so it never overflows."""
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
@@ -317,6 +327,7 @@ class _Basis:
     axes: np.ndarray
 
     def project(self, x: np.ndarray) -> np.ndarray:
+        """Rows of raw features in principal-axis coordinates."""
         return ((x - self.mean) / self.std) @ self.axes
 
 
@@ -363,10 +374,6 @@ def _fit_mlp(z: np.ndarray, y: np.ndarray, hidden: int, rng: np.random.Generator
         return [z.T @ gh + l2 * p[0], gh.sum(axis=0), h.T @ g + l2 * p[2], np.array([g.sum()], np.float32)]
     _adam_fit(params, grads, iters, 0.01)
     return params
-
-
-def _mlp_logit(z: np.ndarray, params: list[np.ndarray]) -> np.ndarray:
-    return np.maximum(z @ params[0] + params[1], 0) @ params[2] + params[3][0]
 
 
 def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0) -> FinderModel:
