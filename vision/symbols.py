@@ -21,7 +21,6 @@ FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
 WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
 ORIENT_PX = 48  # crop size for the orientation estimate
-INK_HIGHPASS_SIGMA = 2.0  # face pixels: the ink map keeps detail finer than this
 
 
 def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) -> float:
@@ -53,16 +52,12 @@ def _ring_mask() -> np.ndarray:
 
 def ink_map(window_bgr: np.ndarray) -> np.ndarray:
     """How far each pixel's color is from the face's body color: the paint, whatever its color
-    and whatever the die's color (dark ink on red, red ink on white...), high-passed."""
+    and whatever the die's color (dark ink on red, red ink on white...)."""
     o = (WINDOW_PX - TEMPLATE_PX) // 2
     face = window_bgr[o:-o, o:-o].reshape(-1, 3)
     body = np.median(face, axis=0)
     difference = window_bgr - body
-    ink = np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
-    # Strokes, not blobs: glare on a glossy face is far from the body color too, but broad and
-    # soft; taking away the local mean keeps the drawing's lines and edges and drops the glare
-    # (symbol accuracy on the renderer's glossy styles rose from 98-99 % to 99.4-100 %).
-    return ink - cv2.GaussianBlur(ink, (0, 0), INK_HIGHPASS_SIGMA)
+    return np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
 
 
 def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:

@@ -253,8 +253,10 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
         # as from the detected one; a blob centered on two dice is the detector's mistake, and
         # would set the symbol bar by what the neighbour's face looked like.
         for reading, label in _symbol_readings(scene, partial, detected):
-            if label.symbol is None or label.symbol not in known:
+            if label.symbol is not None and label.symbol not in known:
                 continue
+            # A cocked die read as a symbol is a wrong reading like any other: its margin and
+            # score set the bars too, up to the cap.
             if reading.best_symbol == label.symbol:
                 right_margins.append(reading.margin)
                 right_scores.append(reading.best_score)
@@ -274,9 +276,10 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     score_low = _bar(wrong_score_list, headroom, right_scores)
     score_high = max(score_low + 0.05, float(np.percentile(right_scores, 50)))
     min_score = float(np.percentile(right_scores, 1)) * 0.85
-    # Colors likewise: doubt below what any wrongly colored blob reached, capped near the
-    # weakest right ones.
-    min_color = _bar(wrong_colors, 0.02, right_colors) if right_colors else 0.5
+    # Colors: doubt below what any wrongly colored blob reached (capped), and below the weakest
+    # right ones (color is the detector's call; its doubt is passed on, not second-guessed).
+    min_color = (max(_bar(wrong_colors, 0.02, right_colors), float(np.percentile(right_colors, 1)))
+                 if right_colors else 0.5)
     labels = np.array(is_die)
     plausibility = (Plausibility.fit(np.array(xs), labels) if labels.any() and not labels.all()
                     else Plausibility.permissive())
@@ -285,7 +288,7 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
                        min_color_confidence=float(min(min_color, 0.95)), plausibility=plausibility)
 
 
-RIGHT_SHARE_BELOW_BAR = 3.0  # percent of right teach readings a wrong reading may push below the bar
+RIGHT_SHARE_BELOW_BAR = 5.0  # percent of right teach readings a wrong reading may push below the bar
 NO_WRONG_SLACK = 0.8  # with no wrong reading seen, the bar is this share of the weakest right ones
 
 
