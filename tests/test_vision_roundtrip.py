@@ -60,8 +60,12 @@ def test_few_confident_wrong_readings(name: str) -> None:
 # The renderer's sets include white dice on cream gingham and dice under hands' shadows, which
 # blob detection still misses often.
 MAX_LOST_SHARE = {"photoreal-c": 0.10}
-DEFAULT_MAX_LOST_SHARE = 0.40
-MAX_FLAGGED_SHARE = 0.50
+DEFAULT_MAX_LOST_SHARE = 0.30
+# Symbol doubt is calibrated on the teach images (0.5 where wrong readings start), so few dice
+# are asked: none of the photo-like box's 22; on the renderer's fixtures cocked-looking dice,
+# doubtful colors and half-covered faces still are (classic: about a quarter).
+MAX_FLAGGED_SHARE = {"photoreal-c": 0.05}
+DEFAULT_MAX_FLAGGED_SHARE = 0.35
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -74,7 +78,7 @@ def test_few_missed_or_phantom_dice(name: str) -> None:
 @pytest.mark.parametrize("name", SETS)
 def test_most_dice_are_read_confidently(name: str) -> None:
     score = _score(name)
-    assert score.flagged <= max(1, MAX_FLAGGED_SHARE * score.read), score
+    assert score.flagged <= max(1, MAX_FLAGGED_SHARE.get(name, DEFAULT_MAX_FLAGGED_SHARE) * score.read), score
 
 
 @pytest.mark.parametrize("name", SETS)
