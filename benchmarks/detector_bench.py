@@ -27,7 +27,8 @@ import cv2
 from vision.die_finder import find_dice, train_finder
 from vision.render import STYLES, random_scene, render
 
-PHOTOREAL = Path("/work/shared/photoreal")
+# The photo-like sets live beside the repository (shared/photoreal), or where PHOTOREAL says.
+PHOTOREAL = Path(os.environ.get("PHOTOREAL", Path(__file__).resolve().parents[2] / "shared" / "photoreal"))
 HARD = {"felt_darkblue": {"table": "felt_darkblue"}, "cloth_white": {"table": "cloth_white"},
         "laminate_light": {"table": "laminate_light"}, "dim": {"light": "dim"},
         "hard": {"light": "hard"}, "hand": {"hand": True}, "touching": {"touching": 0.8}}

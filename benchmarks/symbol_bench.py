@@ -32,7 +32,8 @@ from vision.profile import Profile  # noqa: E402
 from vision.reader import read_face, symbol_reading  # noqa: E402
 from vision.teach import teach  # noqa: E402
 
-PHOTOREAL = Path("/work/shared/photoreal/C")
+# The photo-like sets live beside the repository (shared/photoreal), or where PHOTOREAL says.
+PHOTOREAL = Path(os.environ.get("PHOTOREAL", Path(__file__).resolve().parents[2] / "shared" / "photoreal")) / "C"
 TEACH_SEED_BASE = 10_000
 
 

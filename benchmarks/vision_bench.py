@@ -33,7 +33,8 @@ from vision.reader import read_frame  # noqa: E402
 from vision.scoring import Score, score_image  # noqa: E402
 from vision.teach import teach  # noqa: E402
 
-PHOTOREAL = Path("/work/shared/photoreal/C")
+# The photo-like sets live beside the repository (shared/photoreal), or where PHOTOREAL says.
+PHOTOREAL = Path(os.environ.get("PHOTOREAL", Path(__file__).resolve().parents[2] / "shared" / "photoreal")) / "C"
 TEACH_SEED_BASE = 10_000  # teaching scenes never share a seed with reading scenes
 
 
