@@ -43,7 +43,8 @@ def free_port() -> int:
 class Server:
     """``python -m web`` on a free port with its own data directory."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, camera: str = "none", extra: tuple[str, ...] = ()) -> None:
+        self.camera, self.extra = camera, extra
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
@@ -59,7 +60,7 @@ class Server:
     def _start(self) -> None:
         data_dir = self.data_dir
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(data_dir), "--camera", "none"],
+            [sys.executable, "-m", "web", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(data_dir), "--camera", self.camera, *self.extra],
             cwd=ROOT,
             stdout=self.log,
             stderr=subprocess.STDOUT,
