@@ -94,7 +94,7 @@ def play_game(seed: int) -> tuple[list[float], float, int]:
                         if reading is not None:
                             captured.setdefault(view["round"], reading.captured_at)
                         truth = truth_by_seat(camera.demo.truth).get(seat, {})
-                        phone.send({"kind": "roll", "roll": corrected(proposal["roll"], truth, rng)}, view)
+                        phone.send({"kind": "roll", "roll": corrected(truth, rng)}, view)
                         acted = True
                     else:
                         try:

@@ -16,7 +16,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as on the Pi; be
 
 import argparse
 import glob
-import json
 import resource
 import statistics
 import sys

@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .actions import Action
 from .codec import action_from_json, action_to_json
@@ -224,8 +224,3 @@ class EventLog:
             favor_deck=None if setup.favor_deck is None else list(setup.favor_deck),
         )
 
-
-def replay_actions(state: GameState, actions: Iterable[Action]) -> GameState:
-    for action in actions:
-        state = apply(state, action)
-    return state

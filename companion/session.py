@@ -38,7 +38,7 @@ from .actions import (
     TakeFromInvestigator,
 )
 from .characters import CHARACTER_BY_NAME, CHARACTERS, TUTORIAL_HAND_SIZE
-from .codec import ActionFormatError, action_from_json, action_to_json
+from .codec import ActionFormatError, action_from_json
 from .dice import Roll, roll_dice
 from .engine import IllegalAction, apply, pending_decision
 from .lobby import MODES, Lobby, LobbyError, new_token, token_hash
@@ -466,9 +466,7 @@ class Session:
 
     # Virtual dice and proposed rolls ------------------------------------------------------------
 
-    def propose_roll(
-        self, seat: int, roll: Roll, source: str = "camera", crop: bytes | None = None, problems: tuple[str, ...] = ()
-    ) -> int:
+    def propose_roll(self, seat: int, roll: Roll, source: str = "camera", crop: bytes | None = None) -> int:
         """Offer ``roll`` to ``seat``'s phone to confirm (the phone sends it back as a roll action).
 
         The hook for the camera: a reading of the seat's zone, and optionally a JPEG crop of it
@@ -482,14 +480,18 @@ class Session:
                 raise Refusal(400, f"There is no seat {seat}.")
             if state.bids[seat] is not None:
                 raise Refusal(409, "That player's bid is already sealed.")
-            proposal = Proposal(roll, str(source), state.round, tuple(problems))
-            if crop is not None:
-                self._crops[seat] = bytes(crop)
-            if self.proposals.get(seat) == proposal:
-                return self.version
-            self.proposals[seat] = proposal
-            self._bump_table()
+            if self._offer(seat, Proposal(roll, str(source), state.round), crop):
+                self._bump_table()
             return self.version
+
+    def _offer(self, seat: int, proposal: Proposal, crop: bytes | None) -> bool:
+        """Keep ``proposal`` (and its picture) for ``seat``; whether it is new to the phone."""
+        if crop is not None:
+            self._crops[seat] = bytes(crop)
+        if self.proposals.get(seat) == proposal:
+            return False
+        self.proposals[seat] = proposal
+        return True
 
     def propose_reading(
         self,
@@ -510,11 +512,7 @@ class Session:
                 if not 0 <= seat < len(state.players) or state.rolls[seat] is not None or state.bids[seat] is not None:
                     continue
                 proposal = Proposal(Roll.from_dict(slots), "camera", state.round, tuple(problems))
-                if crop is not None:
-                    self._crops[seat] = bytes(crop)
-                if self.proposals.get(seat) != proposal:
-                    self.proposals[seat] = proposal
-                    changed = True
+                changed = self._offer(seat, proposal, crop) or changed
             if changed:
                 self._bump_table()
             return self.version

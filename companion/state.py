@@ -7,7 +7,6 @@ threads, kept in an undo history or compared for equality at no risk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 

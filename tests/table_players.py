@@ -63,9 +63,9 @@ class Phone:
     def play_turn(self, view: dict[str, Any]) -> bool:
         """Bid or decide with the greedy strategy when the game asks this phone; True if it acted."""
         me = view.get("me") or {}
-        if view["phase"] == "bidding" and not me.get("bids") and view["players"][me["seat"]]["rolled"]:
-            pass
-        elif not (view["phase"] == "resolving" and me.get("decision")):
+        may_bid = view["phase"] == "bidding" and not me.get("bids") and view["players"][me["seat"]]["rolled"]
+        may_decide = view["phase"] == "resolving" and me.get("decision")
+        if not (may_bid or may_decide):
             return False
         action = self.bot.act(seat_view_from_json(view), self.rng)
         if action is None:
@@ -82,7 +82,7 @@ def truth_by_seat(demo_truth) -> dict[int, dict[str, list[str | None]]]:
     return out
 
 
-def corrected(slots: dict[str, list[str | None]], truth: dict[str, list[str | None]], rng: random.Random) -> dict[str, list[str]]:
+def corrected(truth: dict[str, list[str | None]], rng: random.Random) -> dict[str, list[str]]:
     """What a player taps in: their real dice. A cocked die (no face on top) is laid flat on a
     face of the player's choice; the roll sent is always complete."""
     out = {}

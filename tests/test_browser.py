@@ -424,9 +424,9 @@ def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
     """With the demo camera, each phone shows its dice as the camera read them, with a picture of
     them; a die the camera could not read (cocked, in round 1, at Ann's seat) shows as "?" with
     what is wrong, the player taps it right, and the confirmed roll is what the engine takes."""
-    server = Server(tmp_path, camera="demo", extra=("--demo-faults", "1:cocked:0"))
-    tctx, table, table_errors = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Ann", "Ben")]
+    demo = Server(tmp_path, camera="demo", extra=("--demo-faults", "1:cocked:0"))
+    tctx, table, table_errors = open_table(browser, demo)
+    phones = [Phone(browser, demo, name) for name in ("Ann", "Ben")]
     try:
         for p in phones:
             p.join()
@@ -461,4 +461,4 @@ def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
         for p in phones:
             p.close()
         tctx.close()
-        server.stop()
+        demo.stop()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import cv2
 import numpy as np

@@ -27,7 +27,7 @@ from vision.lighting import LIGHT_KINDS  # noqa: F401  (re-exported: the kinds a
 from vision.lighting import add_glare, apply_shadows, illumination, random_light, shadow_offset
 from vision.optics import Optics, develop, random_optics
 from vision.placement import as_blocker, clear_of, inflate, overlaps, place_dice  # noqa: F401
-from vision.scene import (COLORS, FRAME_SIZES, MAX_TILT_DEG, OWN_SYMBOL, STYLES,  # noqa: F401
+from vision.scene import (COLORS, FRAME_SIZES, MAX_TILT_DEG, STYLES,  # noqa: F401
                           SYMBOLS, DiceLook, DieSpec, Scene, View, die_faces, die_outline)
 from vision.tables import TABLE_KINDS, TABLE_VARIANTS, make_table
 

@@ -5,6 +5,7 @@ camera's view and the whole scene. ``vision.render`` turns a ``Scene`` into an i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,9 +15,13 @@ from vision.optics import Optics
 from vision.symbol_art import STYLES as _ART_STYLES
 from vision.symbol_art import SYMBOLS
 
+if TYPE_CHECKING:  # named in annotations only; the modules that draw them import this one
+    from vision.distractors import Distractor
+    from vision.hand import Hand
+
 STYLES: tuple[str, ...] = _ART_STYLES
 # What a die is (its colors and faces) is the game's own knowledge: one definition, in companion.dice.
-from companion.dice import COLORS, FACES, OWN_SYMBOL  # noqa: E402
+from companion.dice import COLORS, FACES  # noqa: E402
 FRAME_SIZES: tuple[tuple[int, int], ...] = ((1640, 1232), (2304, 1296))
 MAX_TILT_DEG = 15.0
 

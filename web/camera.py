@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from companion.session import Refusal
 from vision.labels import load_labelled

@@ -19,12 +19,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
 
-from companion.dice import COLORS
 from companion.session import Session
 from companion.state import Phase
 from vision.camera import Camera, open_camera
@@ -77,7 +76,9 @@ class TableCamera:
         self.profile = profile if profile is not None else _table_profile(self.data_dir)
         self.demo_faults = demo_faults or DemoFaults()
         self.auto_read = auto_read
-        self._rerolls: dict[int, int] = {}
+        self._rerolls: dict[int, int] = {}  # re-rolls per seat in the round named by _rerolls_key
+        self._rerolls_key: tuple | None = None
+        self._last_demo: DemoTable | None = None  # what the demo camera keeps showing between rounds
         self._lock = threading.Lock()
         self._reading: Reading | None = None
         self._reading_jpeg: bytes | None = None
@@ -91,8 +92,6 @@ class TableCamera:
         self._pending: Snapshot | None = None
         #: The frame last read on the calibration page, which teaching labels.
         self.checked: Snapshot | None = None
-        #: Seconds from a frame's capture to the proposals being offered, last reading.
-        self.last_latency: float | None = None
 
     # Life cycle -----------------------------------------------------------------------------------
 
@@ -133,8 +132,6 @@ class TableCamera:
         self._last_demo = table
         return table
 
-    _last_demo: DemoTable | None = None
-    _rerolls_key: tuple | None = None
 
     def reroll(self, seat: int) -> None:
         """The player re-rolls (demo camera: a fresh roll of that seat's dice is rendered)."""
@@ -225,7 +222,6 @@ class TableCamera:
             # the table screen's picture is encoded when first asked for, off the phones' path
             self._reading, self._reading_frame, self._reading_jpeg = reading, annotated, None
         self.session.propose_reading(offers, self.status())
-        self.last_latency = time.monotonic() - snapshot.timestamp
         return reading
 
     def status(self) -> dict[str, Any]:
