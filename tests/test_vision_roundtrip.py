@@ -59,7 +59,7 @@ def test_few_confident_wrong_readings(name: str) -> None:
 # these fixtures today with some slack, so a change that loses dice or doubts more fails here.
 # The renderer's sets include white dice on cream gingham and dice under hands' shadows, which
 # blob detection still misses often.
-MAX_LOST_SHARE = {"photoreal-c": 0.10}
+MAX_LOST_SHARE = {"photoreal-c": 0.05}
 DEFAULT_MAX_LOST_SHARE = 0.30
 # Symbol doubt is calibrated on the teach images (0.5 where wrong readings start), so few dice
 # are asked: none of the photo-like box's 22; on the renderer's fixtures cocked-looking dice,

@@ -98,28 +98,37 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
     around it (contrast above the taught range) and is not surely table; its color is then the
     most likely die color.
     """
-    table = evidence.table
+    is_die = _die_pixels(evidence, contrast_range)
     die_given = evidence.die_color
+    winner = die_given.argmax(axis=-1)
+    return [_cleaned((is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8))
+            for k in range(die_given.shape[-1])]
+
+
+def any_die_mask(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
+    """The die pixels of every color together, cleaned like each color's mask: a die whose
+    face a lamp washes out mixes colors, so no color's mask alone may hold enough of it."""
+    return _cleaned(_die_pixels(evidence, contrast_range).astype(np.uint8))
+
+
+def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
+    table = evidence.table
     low, high = contrast_range
     standing_out = np.clip((evidence.contrast - low) / max(high - low, 1e-3), 0.0, 1.0)
     # Whatever the color model says, a pixel that looks like the table around it is table:
     # this keeps an untaught tablecloth, or table art in a die color, from becoming dice.
     unlike_table = np.clip(evidence.contrast / max(low, 1e-3) * 2.0 - 1.0, 0.0, 1.0)
     die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995)) * unlike_table
-    winner = die_given.argmax(axis=-1)
-    is_die = die_evidence > 0.5
-    kernel = np.ones((3, 3), np.uint8)
+    return die_evidence > 0.5
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
     # Opening with a disc a third of a die wide erases lines, letters' strokes and thin rims
     # that touch a die and would otherwise join it into one blob.
     side = OPEN_SHARE * DETECT_SIDE_PX
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(side) | 1, int(side) | 1))
-    masks = []
-    for k in range(die_given.shape[-1]):
-        mask = (is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
-        masks.append(mask)
-    return masks
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
 
 
 def _frame_die_area(stats: list[np.ndarray], expected_area: float) -> float:
@@ -161,30 +170,55 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
             shapes.append(np.array([area, stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]]))
     die_area = _frame_die_area(shapes, expected_area)
     candidates = []
-    for k, inside, (x0, y0), area in blobs:
-        if area < MIN_BLOB_SHARE * die_area:
-            continue
-        count = int(round(area / die_area))
-        if count > MAX_DICE_PER_BLOB:
-            continue
-        ys, xs = np.nonzero(inside)
-        xs, ys = xs + x0, ys + y0
-        points = np.stack([xs, ys], axis=1).astype(np.float32)
-        if count == 1 and area > MERGED_AREA * die_area:
-            # Two dice side by side can have the area of one big one; their blob is long.
-            (_, _), (w, h), _ = cv2.minAreaRect(points)
-            if max(w, h) > MERGED_ASPECT * max(min(w, h), 1.0):
-                count = 2
-        confidence = float(evidence.die_color[ys, xs, k - 1].mean())
-        groups = _split(points, max(1, count))
-        for group in groups:
-            cx, cy = group.mean(axis=0)
-            side = np.sqrt(len(group)) / scale
-            (_, _), (w, h), _ = cv2.minAreaRect(group)
-            fill = len(group) / max((w + 1) * (h + 1), 1.0)
-            aspect = (max(w, h) + 1) / (min(w, h) + 1)
-            candidates.append(Candidate(model.classes[k], ((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
-                                        float(side), confidence, float(fill), float(aspect)))
+    for k, inside, origin, area in blobs:
+        candidates.extend(_blob_candidates(inside, origin, area, die_area, evidence, scale, model, k))
+    # Dice that no color's mask holds whole (a washed-out face mixes colors): blobs of the
+    # all-colors mask where no candidate sits yet, colored by their pixels' most likely color.
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(any_die_mask(evidence, contrast_range), connectivity=4)
+    found = np.array([c.center for c in candidates], np.float32).reshape(-1, 2) * scale
+    spots = np.clip(np.round(found).astype(np.intp), 0, np.array(labels.shape[::-1]) - 1)
+    held = np.bincount(labels[spots[:, 1], spots[:, 0]], minlength=count)  # candidates per blob
+    near = 0.5 * np.sqrt(die_area)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if held[i] >= round(area / die_area):
+            continue  # the color masks found as many dice here as fit
+        for candidate in _blob_candidates(labels[y:y + h, x:x + w] == i, (x, y), area, die_area, evidence, scale, model):
+            spot = np.array(candidate.center, np.float32) * scale
+            if not len(found) or np.hypot(*(found - spot).T).min() > near:
+                candidates.append(candidate)
+    return candidates
+
+
+def _blob_candidates(inside: np.ndarray, origin: tuple[int, int], area: int, die_area: float, evidence: Evidence,
+                     scale: float, model: ColorModel, k: int | None = None) -> list[Candidate]:
+    """The dice in one blob (`inside`, a mask of its bounding box at `origin`): none for a speck
+    or a blob too big to be a heap of dice, else one per die-sized share of its area. `k` is
+    the blob's color class, or None to take each die's most likely color."""
+    if area < MIN_BLOB_SHARE * die_area:
+        return []
+    count = int(round(area / die_area))
+    if count > MAX_DICE_PER_BLOB:
+        return []
+    ys, xs = np.nonzero(inside)
+    xs, ys = xs + origin[0], ys + origin[1]
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    if count <= 1 and area > MERGED_AREA * die_area:
+        # Two dice side by side can have the area of one big one; their blob is long.
+        (_, _), (w, h), _ = cv2.minAreaRect(points)
+        if max(w, h) > MERGED_ASPECT * max(min(w, h), 1.0):
+            count = 2
+    candidates = []
+    for group in _split(points, max(1, count)):
+        gx, gy = group[:, 0].astype(np.intp), group[:, 1].astype(np.intp)
+        shares = evidence.die_color[gy, gx].mean(axis=0)
+        color = int(np.argmax(shares)) if k is None else k - 1
+        cx, cy = group.mean(axis=0)
+        (_, _), (w, h), _ = cv2.minAreaRect(group)
+        candidates.append(Candidate(model.classes[color + 1], ((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
+                                    float(np.sqrt(len(group)) / scale), float(shares[color]),
+                                    float(len(group) / max((w + 1) * (h + 1), 1.0)),
+                                    float((max(w, h) + 1) / (min(w, h) + 1))))
     return candidates
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .color import LEVELS, ColorModel
 from .plausibility import Plausibility
+from .rim import RimColors
 
 FORMAT = "gangster-dice-profile/1"
 DEFAULT_PATH = Path(__file__).with_name("profiles") / "default.json"
@@ -65,6 +66,7 @@ class Profile:
     # Die color each template was learnt from ("" = every color), parallel to `templates`; a
     # die is matched only against its own color's and the all-color templates (half the work).
     template_colors: tuple[str, ...] = ()
+    rim_colors: RimColors | None = None  # die colors told from the face's rim (older profiles: none)
 
     def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:
         """The templates a die of `color` is matched against (all of them for an old profile)."""
@@ -96,6 +98,7 @@ class Profile:
             "calibration": {**vars(self.calibration), "plausibility": vars(self.calibration.plausibility)},
             "contrast_range": list(self.contrast_range),
             "info": self.info,
+            **({"rim_colors": self.rim_colors.to_json()} if self.rim_colors is not None else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -125,7 +128,8 @@ class Profile:
                 contrast_range=tuple(float(v) for v in data["contrast_range"]),
                 info=dict(data.get("info", {})),
                 template_colors=(tuple(str(t["color"]) for t in data["templates"])
-                                 if all("color" in t for t in data["templates"]) else ()))
+                                 if all("color" in t for t in data["templates"]) else ()),
+                rim_colors=RimColors.from_json(data["rim_colors"]) if "rim_colors" in data else None)
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

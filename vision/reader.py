@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -10,8 +11,10 @@ import numpy as np
 
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_candidates
+from .exposure import exposure_gain
 from .plausibility import features
 from .profile import Calibration, Profile
+from .rim import rim_chroma
 from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, match
 
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
@@ -21,6 +24,11 @@ MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match
 # A cocked die: its blob is oblong and a face squashed as on a 45-degree slope fits nearly as
 # well as an upright one (upright faces fit squashed templates far worse, about -0.2).
 COCKED_TILT_GAIN, COCKED_ASPECT = -0.08, 1.08
+RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's color
+RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the blob's center
+RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
+DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size range over the usual
+SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 
 
 @dataclass(frozen=True)
@@ -51,16 +59,78 @@ class FaceReading:
     tilt_gain: float  # how much better a cocked die's squashed face fits than an upright one
 
 
-def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
-    """Match the candidate's top face against the profile's templates, refining its center."""
+def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, retry: bool = False) -> FaceReading:
+    """Match the candidate's top face against the profile's templates, refining its center;
+    with `retry`, a poor match is tried again from around the blob's center."""
     size = candidate.side / profile.blob_side_ratio
-    center, _, found = _refine(frame_bgr, candidate.center, size, profile.templates_for(candidate.color))
+    templates = profile.templates_for(candidate.color)
+    center, score, found = _refine(frame_bgr, candidate.center, size, templates)
+    if retry and score < RETRY_BELOW:
+        # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
+        # shadow or half of its face in the blob), too far for recentring to find the face:
+        # start again from around it and keep the best.
+        for dx, dy in RETRY_OFFSETS:
+            start = (candidate.center[0] + dx * size, candidate.center[1] + dy * size)
+            other_center, other_score, other = _refine(frame_bgr, start, size, templates)
+            if other_score > score:
+                center, score, found = other_center, other_score, other
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
     second = scores[1] if len(scores) > 1 else -1.0
     best_symbol = max(upright, key=upright.get)
     return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0])
+
+
+def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
+                   typical_size: float | None = None) -> tuple[Candidate, FaceReading, float | None]:
+    """Read a candidate's face, then check its color on the rim of the face found (see
+    `vision.rim`): a blob colored by a washed-out face is recolored and read again with its
+    own color's templates. Returns the candidate (recolored or not), its face reading and the
+    rim's probability of the candidate's color (None when the profile has no rim colors or the
+    rim is out of the frame). `gain` is the frame's exposure gain; `typical_size` the frame's
+    usual face side, for a blob that holds only a die's washed-out face and so looks small.
+    """
+    retry = _die_shaped(candidate, profile, typical_size)
+    reading = read_face(frame_bgr, candidate, profile, retry)
+    rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain)
+    if rim is None:
+        return candidate, reading, None
+    small = bool(typical_size) and reading.size < SMALL_BLOB * typical_size
+    if small and max(rim, key=rim.get) == candidate.color:
+        rim = _rim_probabilities(frame_bgr, reading.center, typical_size, profile, gain) or rim
+    best = max(rim, key=rim.get)
+    if best != candidate.color and rim[best] >= RECOLOR_PROBABILITY:
+        # A washed-out face alone makes a small blob: read it at the frame's usual die size.
+        side = typical_size * profile.blob_side_ratio if small else candidate.side
+        candidate = dataclasses.replace(candidate, color=best, side=side)
+        reading = read_face(frame_bgr, candidate, profile, retry)
+        rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain) or rim
+    return candidate, reading, rim.get(candidate.color, 0.0)
+
+
+def _die_shaped(candidate: Candidate, profile: Profile, typical_size: float | None) -> bool:
+    """Whether a blob looks enough like one die to be worth a second look when its face
+    matched poorly (most blobs that are not dice fail this, which keeps reading fast)."""
+    size = candidate.side / profile.blob_side_ratio
+    usual = typical_size or profile.die_sizes[1]
+    return candidate.fill >= DIE_SHAPED[0] and candidate.aspect <= DIE_SHAPED[1] and \
+        DIE_SHAPED[2] <= size / usual <= DIE_SHAPED[3]
+
+
+def typical_face_size(candidates: list[Candidate], profile: Profile) -> float | None:
+    """The frame's usual face side: the median over candidates of a plausible die size."""
+    sizes = [c.side / profile.blob_side_ratio for c in candidates]
+    sizes = [s for s in sizes if SIZE_SLACK[0] * profile.die_sizes[0] <= s <= SIZE_SLACK[1] * profile.die_sizes[2]]
+    return float(np.median(sizes)) if len(sizes) >= 3 else None
+
+
+def _rim_probabilities(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
+                       gain: float) -> dict[str, float] | None:
+    if profile.rim_colors is None:
+        return None
+    chroma = rim_chroma(frame_bgr, center, size, gain)
+    return None if chroma is None else profile.rim_colors.probabilities(chroma)
 
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -138,18 +208,24 @@ def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
 def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     """All dice in a BGR frame, as the profile's teaching lets us read them."""
     use_one_blas_thread()
+    gain = exposure_gain(frame_bgr)
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
+    typical = typical_face_size(candidates, profile)
     found = []  # (best symbol score, die)
     for candidate in candidates:
         if not could_be_die(candidate, profile):
             continue  # reading the face is the costly part: skip blobs no face could redeem
-        reading = read_face(frame_bgr, candidate, profile)
+        blob_color = candidate.color
+        candidate, reading, rim = read_candidate(frame_bgr, candidate, profile, gain, typical)
         plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
         if plausible < 0.5:
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
-        confidence = min(confidence, color_confidence(candidate, profile.calibration))
+        # The blob's color and the rim's are two witnesses: when they agree the surer one
+        # speaks; when the rim overruled the blob, only the rim does.
+        colored = color_confidence(candidate, profile.calibration) if candidate.color == blob_color else 0.0
+        confidence = min(confidence, colored if rim is None else max(colored, rim))
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
     return _one_per_place(found)

@@ -13,9 +13,10 @@ import numpy as np
 from .blas import use_one_blas_thread
 from .color import BACKGROUND, ColorModel
 from .detect import Candidate, Evidence, detection_scale, die_masks, gather_evidence
-from .exposure import normalized
+from .exposure import exposure_gain, normalized
 from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
+from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
 from .symbols import TILTED, face_angle, face_window, ink_map, mean_template, tilted_copy, turned_copies
 
@@ -181,7 +182,21 @@ def _learn(scenes: list[_Scene]) -> Profile:
     colors = tuple(c for c in model.classes if c != BACKGROUND)
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
-                   {"windows": windows}, template_colors)
+                   {"windows": windows}, template_colors, _rim_colors(scenes))
+
+
+def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
+    """Each die color's rim chroma (see `vision.rim`), from the labelled dice that show a face."""
+    samples: dict[str, list[np.ndarray]] = {}
+    for scene in scenes:
+        gain, guess = exposure_gain(scene.image), _size_guess(scene)
+        for die in scene.dice:
+            if die.symbol is None:
+                continue  # a cocked die has no top face to have a rim
+            chroma = rim_chroma(scene.image, die.center, die.size or guess, gain)
+            if chroma is not None:
+                samples.setdefault(die.color, []).append(chroma)
+    return RimColors.fit(samples)
 
 
 def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, str, np.ndarray]]]:
@@ -226,7 +241,7 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
     labelled centers) with symbol templates taught without that image, and learn from how
     right and wrong readings, and dice and non-dice, looked."""
     from .detect import find_candidates
-    from .reader import candidate_features, read_face
+    from .reader import candidate_features, read_candidate, typical_face_size
 
     windows = profile.info["windows"]
     right_margins, wrong_margins, right_scores, wrong_score_list = [], [], [], []
@@ -238,16 +253,20 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
         partial = dataclasses.replace(profile, templates=partial_templates, template_colors=partial_colors)
         known = set(partial.symbols)
         detected = []
-        for candidate in find_candidates(scene.image, profile.color_model, profile.die_sizes,
-                                         profile.blob_side_ratio, profile.contrast_range):
-            reading = read_face(scene.image, candidate, partial)
+        gain = exposure_gain(scene.image)
+        candidates = find_candidates(scene.image, profile.color_model, profile.die_sizes,
+                                     profile.blob_side_ratio, profile.contrast_range)
+        typical = typical_face_size(candidates, profile)
+        for candidate in candidates:
+            blob_color = candidate.color
+            candidate, reading, _ = read_candidate(scene.image, candidate, partial, gain, typical)
             label = _nearest(scene.dice, reading.center, reading.size)
             detected.append((reading, label))
             xs.append(candidate_features(candidate, reading, partial))
             is_die.append(label is not None)
             if label is None:
                 continue
-            if _distance(label.center, reading.center) < 0.3 * reading.size:  # surely this die
+            if candidate.color == blob_color and _distance(label.center, reading.center) < 0.3 * reading.size:
                 (right_colors if label.color == candidate.color else wrong_colors).append(candidate.color_confidence)
         # The symbol stage is judged where it reads this die, from its labelled center as well
         # as from the detected one; a blob centered on two dice is the detector's mistake, and

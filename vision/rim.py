@@ -1,0 +1,106 @@
+"""A die's color, told from its rim: the band around the edge of its top face.
+
+Under a hard lamp the top face of a red or blue die washes out to pink or pale blue, close to
+a white die's cream, while the rounded edges and sides beside it keep the plastic's full color.
+The band from a little inside the face's edge to a little outside it holds those edges; its
+more colorful half (which leaves out a white die's grey shading and the table between dice)
+has a chroma that tells the die colors apart far better than the face does: on the photo-like
+box C, 0 wrong of 245 dice from labelled centers, against 12 wrong from the face's middle.
+
+The band needs the face center to within about a tenth of a side, so it is measured after the
+symbol match has recentred the face window, not at a blob's centroid.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+BAND = (0.42, 0.58)  # inner and outer radius of the rim band, in face sides
+COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
+MIN_SPREAD = 3.0  # floor on a color's chroma spread (Lab units), so few samples do not overfit
+MIN_PIXELS = 12
+
+
+def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+               gain: float = 1.0) -> np.ndarray | None:
+    """The rim band's (a, b) chroma in Lab, or None when too little of it lies in the frame.
+
+    `gain` is the frame's exposure gain (`vision.exposure`), applied to the band's pixels only.
+    """
+    dy, dx = _band_offsets(int(round(size)))
+    ys, xs = dy + int(round(center[1])), dx + int(round(center[0]))
+    height, width = frame_bgr.shape[:2]
+    inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
+    if np.count_nonzero(inside) < MIN_PIXELS:
+        return None
+    pixels = frame_bgr[ys[inside], xs[inside]][:, None, :]
+    if gain != 1.0:
+        pixels = cv2.convertScaleAbs(pixels, alpha=gain)
+    band = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
+    chroma = band[:, 0] ** 2 + band[:, 1] ** 2
+    keep = max(1, int(len(band) * COLORFUL_SHARE))
+    colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
+    return np.median(colorful, axis=0)
+
+
+_OFFSETS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _band_offsets(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel offsets (dy, dx) of the rim band around a die's center, per face side in pixels."""
+    if size not in _OFFSETS:
+        if len(_OFFSETS) > 256:
+            _OFFSETS.clear()
+        reach = int(math.ceil(BAND[1] * size))
+        dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+        radius = np.hypot(dy, dx) / max(size, 1)
+        band = (radius >= BAND[0]) & (radius < BAND[1])
+        _OFFSETS[size] = (dy[band], dx[band])
+    return _OFFSETS[size]
+
+
+@dataclass(frozen=True)
+class RimColors:
+    """Per die color, the mean and covariance of its rim chroma, as taught."""
+
+    colors: tuple[str, ...]
+    means: np.ndarray  # (K, 2)
+    covariances: np.ndarray  # (K, 2, 2)
+
+    @staticmethod
+    def fit(samples: dict[str, list[np.ndarray]]) -> "RimColors | None":
+        """From rim chromas per color; None unless every color has at least two samples."""
+        colors = tuple(sorted(samples))
+        if not colors or any(len(samples[c]) < 2 for c in colors):
+            return None
+        means, covariances = [], []
+        for color in colors:
+            points = np.array(samples[color], np.float64)
+            means.append(points.mean(axis=0))
+            covariances.append(np.cov(points.T) + np.eye(2) * MIN_SPREAD ** 2)
+        return RimColors(colors, np.array(means), np.array(covariances))
+
+    def probabilities(self, chroma: np.ndarray) -> dict[str, float]:
+        """Posterior of each color for one rim chroma (equal priors)."""
+        log_likelihoods = []
+        for mean, covariance in zip(self.means, self.covariances):
+            offset = chroma - mean
+            log_likelihoods.append(-0.5 * float(offset @ np.linalg.solve(covariance, offset))
+                                   - 0.5 * math.log(float(np.linalg.det(covariance))))
+        top = max(log_likelihoods)
+        weights = [math.exp(v - top) for v in log_likelihoods]
+        total = sum(weights)
+        return {c: w / total for c, w in zip(self.colors, weights)}
+
+    def to_json(self) -> dict:
+        return {"colors": list(self.colors), "means": self.means.round(3).tolist(),
+                "covariances": self.covariances.round(3).tolist()}
+
+    @staticmethod
+    def from_json(data: dict) -> "RimColors":
+        return RimColors(tuple(str(c) for c in data["colors"]), np.array(data["means"], np.float64).reshape(-1, 2),
+                         np.array(data["covariances"], np.float64).reshape(-1, 2, 2))
