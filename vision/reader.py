@@ -91,8 +91,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     rim is out of the frame). `gain` is the frame's exposure gain; `typical_size` the frame's
     usual face side, for a blob that holds only a die's washed-out face and so looks small.
     """
-    retry = _die_shaped(candidate, profile, typical_size)
-    reading = read_face(frame_bgr, candidate, profile, retry)
+    reading = read_face(frame_bgr, candidate, profile)
     rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain)
     if rim is None:
         return candidate, reading, None
@@ -104,7 +103,8 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         # A washed-out face alone makes a small blob: read it at the frame's usual die size.
         side = typical_size * profile.blob_side_ratio if small else candidate.side
         candidate = dataclasses.replace(candidate, color=best, side=side)
-        reading = read_face(frame_bgr, candidate, profile, retry)
+        # The blob's centroid was placed by the wrong color's pixels: start again around it too.
+        reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size))
         rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain) or rim
     return candidate, reading, rim.get(candidate.color, 0.0)
 

@@ -23,6 +23,7 @@ BAND = (0.42, 0.58)  # inner and outer radius of the rim band, in face sides
 COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
 MIN_SPREAD = 3.0  # floor on a color's chroma spread (Lab units), so few samples do not overfit
 MIN_PIXELS = 12
+MAX_BAND_PIXELS = 1500
 
 
 def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -59,7 +60,9 @@ def _band_offsets(size: int) -> tuple[np.ndarray, np.ndarray]:
         dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
         radius = np.hypot(dy, dx) / max(size, 1)
         band = (radius >= BAND[0]) & (radius < BAND[1])
-        _OFFSETS[size] = (dy[band], dx[band])
+        dy, dx = dy[band], dx[band]
+        step = max(1, len(dy) // MAX_BAND_PIXELS)  # a big die's band holds far more than needed
+        _OFFSETS[size] = (dy[::step], dx[::step])
     return _OFFSETS[size]
 
 
