@@ -80,31 +80,39 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     Built for speed, as bots ask for one before every action: while bidding nobody has received
     a die yet (so all of a stash may be given) and nobody has a decision to make.
     """
-    if state.phase is Phase.BIDDING:
+    if state.phase is _BIDDING:
         decision, may_give, required = None, state.stashes[seat], bids_required(state, seat)
     else:
         decision, may_give, required = pending_decision(state), givable(state, seat), 0
         if decision is not None and decision.seat != seat:
             decision = None
-    return SeatView(
-        seat,
-        state.players,
-        state.phase,
-        state.stashes,
-        state.rolls,
-        state.hands[seat],
-        state.bids[seat] is not None,
-        required,
-        may_give,
-        state.lawyer,
-        state.speakeasy,
-        state.streets,
-        state.holder,
-        state.speakeasy_dice,
-        state.streets_dice,
-        state.investigator_dice,
-        decision,
+    # Built straight from its values (in field order), skipping the named tuple's constructor.
+    return _new(
+        SeatView,
+        (
+            seat,
+            state.players,
+            state.phase,
+            state.stashes,
+            state.rolls,
+            state.hands[seat],
+            state.bids[seat] is not None,
+            required,
+            may_give,
+            state.lawyer,
+            state.speakeasy,
+            state.streets,
+            state.holder,
+            state.speakeasy_dice,
+            state.streets_dice,
+            state.investigator_dice,
+            decision,
+        ),
     )
+
+
+_new = tuple.__new__
+_BIDDING = Phase.BIDDING
 
 
 def _dice(counts: Mapping[str, int]) -> Dice:
@@ -168,11 +176,12 @@ class RandomBot:
     name = "random"
 
     def act(self, view: SeatView, rng: random.Random) -> Action | None:
-        player = view.name
+        seat = view.seat
+        player = view.players[seat]
         if view.phase == "bidding":
-            roll = view.roll
+            roll = view.rolls[seat]
             if roll is None:
-                return SubmitRoll(player, roll_dice(view.stash, rng))
+                return SubmitRoll(player, roll_dice(view.stashes[seat], rng))
             if view.submitted:
                 return None
             showing, hand = sorted(roll.symbols()), view.hand  # sorted: sets have no fixed order
@@ -216,73 +225,84 @@ class GreedyBot:
     EXPECTED_FAVOR = 2
 
     def act(self, view: SeatView, rng: random.Random) -> Action | None:
-        player = view.name
+        seat = view.seat
+        player = view.players[seat]
         if view.phase == "bidding":
-            if view.roll is None:
-                return SubmitRoll(player, roll_dice(view.stash, rng))
+            if view.rolls[seat] is None:
+                return SubmitRoll(player, roll_dice(view.stashes[seat], rng))
             if view.submitted:
                 return None
             return SubmitBids(player, self._bids(view))
         decision = view.decision
         if decision is None:
             return None
-        main = _main_color(view.stash)
+        stash = view.stashes[seat]
+        main = _main_color(stash)
         if decision.kind == "speakeasy":
             give = [c for c in _dice_list(view.givable) if c != main]
             take = [main] * view.speakeasy_dice.of(main)
             k = min(MAX_EXCHANGE, len(give), len(take))
             # Shed the rarest colors first: they are the furthest from being one color.
-            give.sort(key=lambda c: (view.stash.of(c), c))
+            give.sort(key=lambda c: (stash.of(c), c))
             return ExchangeAtSpeakeasy(player, tuple(give[:k]), tuple(take[:k]))
         if decision.kind == "streets":
             if not decision.options:
                 return PlaceOnStreets(player, None)
-            return PlaceOnStreets(player, min(decision.options, key=lambda c: (view.stash.of(c), c)))
+            return PlaceOnStreets(player, min(decision.options, key=lambda c: (stash.of(c), c)))
         if decision.kind == "investigator_color":
             return ChooseInvestigatorColor(player, max(decision.options, key=lambda c: (view.givable.of(c), c)))
         if decision.can_decline:
             return TakeFromInvestigator(player, None)
-        return TakeFromInvestigator(player, max(decision.options, key=lambda c: (view.stash.of(c), c)))
+        return TakeFromInvestigator(player, max(decision.options, key=lambda c: (stash.of(c), c)))
 
     def _bids(self, view: SeatView) -> tuple[Bid, ...]:
         roll = view.roll
         assert roll is not None
         hand = sorted(view.hand)
         showing = sorted(roll.symbols())
-        bonus = view.streets_dice.total if view.streets == view.seat else 0
+        mine = view.streets == view.seat
+        bonus = view.streets_dice.total if mine else 0
+        faces = roll[0] + roll[1] + roll[2]
+        # What each symbol is worth, and the rival score to beat on it: worked out once, not for
+        # every pairing of symbols a 2-player bid weighs.
+        worth = {symbol: self._worth(view, symbol) for symbol in showing}
+        rivals = self._rival_scores(view, showing)
         best: tuple[float, tuple[Bid, ...]] | None = None
         for symbols in combinations(showing, view.bids_required):
             bids, value, left = [], 0.0, list(hand)
-            for symbol in sorted(symbols, key=lambda s: -self._worth(view, s)):
-                base = roll.count(symbol) + bonus
-                rival = self._rival_score(view, symbol)
+            for symbol in sorted(symbols, key=lambda s: -worth[s]):
+                base = faces.count(symbol) + bonus
+                rival = rivals[symbol]
                 # The cheapest card that beats the best rival; else the lowest card there is.
                 card = next((c for c in left if base + c > rival), left[0] if left else None)
                 if card is not None:
                     left.remove(card)
-                wins = base + (card or 0) > rival or (base + (card or 0) == rival and view.streets == view.seat)
-                value += self._worth(view, symbol) * (1.0 if wins else 0.1) - 0.05 * (card or 0)
+                wins = base + (card or 0) > rival or (base + (card or 0) == rival and mine)
+                value += worth[symbol] * (1.0 if wins else 0.1) - 0.05 * (card or 0)
                 bids.append(Bid(symbol, card))
             if best is None or value > best[0]:
                 best = (value, tuple(bids))
         assert best is not None
         return best[1]
 
-    def _rival_score(self, view: SeatView, symbol: str) -> int:
-        """The best score another seat is likely to bid on ``symbol``, from their visible dice."""
-        best = 0
+    def _rival_scores(self, view: SeatView, symbols: list[str]) -> dict[str, int]:
+        """For each of ``symbols``, the best score another seat is likely to bid on it, from their
+        visible dice."""
+        best = dict.fromkeys(symbols, 0)
         for seat, roll in enumerate(view.rolls):
             if seat == view.seat or roll is None:
                 continue
-            count = roll.count(symbol)
-            if count:
-                bonus = view.streets_dice.total if view.streets == seat else 0
-                best = max(best, count + self.EXPECTED_FAVOR + bonus)
+            faces = roll[0] + roll[1] + roll[2]
+            bonus = view.streets_dice.total if view.streets == seat else 0
+            for symbol in symbols:
+                count = faces.count(symbol)
+                if count:
+                    best[symbol] = max(best[symbol], count + self.EXPECTED_FAVOR + bonus)
         return best
 
     def _worth(self, view: SeatView, symbol: str) -> float:
         """How much winning the token of ``symbol`` would help this seat now."""
-        colors = len(view.stash.colors())
+        colors = len(view.stashes[view.seat].colors())
         if symbol == TOKEN_SYMBOL["investigator"]:
             if view.holder is None or view.holder == view.seat:
                 # Passing it on: worth it when dice on it would otherwise come to this seat.
@@ -298,7 +318,10 @@ class GreedyBot:
 
 def _main_color(dice: Dice) -> str:
     """The color a seat holds most of (the first such in color order on a tie)."""
-    return max(COLORS, key=lambda c: (dice.of(c), -COLORS.index(c)))
+    white, red, blue = dice
+    if white >= red and white >= blue:
+        return "white"
+    return "red" if red >= blue else "blue"
 
 
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}

@@ -42,6 +42,12 @@ STARTING_STASH = Dice(2, 2, 2)
 STARTING_SPEAKEASY = Dice(1, 1, 1)
 DICE_PER_COLOR = 9
 
+# The phases looked up once: reading a member off its Enum class costs a lookup every time, and
+# the engine checks the phase on every action.
+_BIDDING, _RESOLVING, _FINISHED = Phase.BIDDING, Phase.RESOLVING, Phase.FINISHED
+#: Named tuples (dice, states) built straight from their values, skipping their constructors.
+_new = tuple.__new__
+
 
 class IllegalAction(Exception):
     """An action the rules refuse. ``player`` is who tried it; ``reason`` a sentence for them."""
@@ -163,45 +169,67 @@ class Decision(NamedTuple):
 def givable(state: GameState, seat: int) -> Dice:
     """The dice ``seat`` may give away this round: their stash less what they received this round."""
     stash, got = state.stashes[seat], state.received[seat]
-    return Dice(stash[0] - got[0], stash[1] - got[1], stash[2] - got[2])
+    return _new(Dice, (stash[0] - got[0], stash[1] - got[1], stash[2] - got[2]))
 
 
 def pending_decision(state: GameState) -> Decision | None:
     """The decision the round waits for, or None (bidding, or the game is over)."""
-    if state.phase is not Phase.RESOLVING:
+    if state.phase is not _RESOLVING:
         return None
-    reveal = state.reveal
-    assert reveal is not None
     step = state.step
+    seat = _deciding_seat(state)
     if step is Step.SPEAKEASY:
-        seat = reveal.winners[1]
         return Decision("speakeasy", seat, givable(state, seat).colors(), state.speakeasy_dice.colors())
     if step is Step.STREETS:
-        seat = reveal.winners[2]
         return Decision("streets", seat, givable(state, seat).colors())
     if step is Step.INVESTIGATOR:
-        seat = reveal.winners[3]
         return Decision("investigator_color", seat, givable(state, seat).colors())
+    return Decision("investigator_take", seat, state.investigator_dice.colors(), can_decline=state.lawyer == seat)
+
+
+def _deciding_seat(state: GameState) -> int:
+    """The seat asked to decide while the round resolves: the winner of the token being settled,
+    or the Investigator's holder for the last step. Cheaper than a whole :class:`Decision`."""
+    step = state.step
     if step is Step.TAKE:
-        seat = state.holder
-        return Decision("investigator_take", seat, state.investigator_dice.colors(), can_decline=state.lawyer == seat)
-    raise AssertionError(f"no decision at step {step}")
+        return state.holder  # type: ignore[return-value]
+    token = _STEP_TOKEN[step] if isinstance(step, Step) else None
+    if token is None:
+        raise AssertionError(f"no decision at step {step}")
+    return state.reveal.winners[token]  # type: ignore[union-attr,return-value]
+
+
+#: For each step (by its number), the index in TOKENS of the token whose winner decides at it.
+#: A tuple rather than a dict keyed by Step, whose members hash slowly.
+_STEP_TOKEN: tuple[int | None, ...] = (
+    None,
+    TOKENS.index("speakeasy"),  # Step.SPEAKEASY
+    TOKENS.index("streets"),  # Step.STREETS
+    TOKENS.index("investigator"),  # Step.INVESTIGATOR
+    None,  # Step.TAKE: the Investigator's holder decides
+)
 
 
 def awaiting(state: GameState) -> tuple[int, ...]:
     """The seats the game is waiting for right now (to roll, to bid, or to decide)."""
-    if state.phase is Phase.BIDDING:
-        return tuple(seat for seat, bids in enumerate(state.bids) if bids is None)
-    decision = pending_decision(state)
-    return () if decision is None else (decision.seat,)
+    phase = state.phase
+    if phase is _BIDDING:
+        return tuple([seat for seat, bids in enumerate(state.bids) if bids is None])
+    if phase is _RESOLVING:
+        return (_deciding_seat(state),)
+    return ()
 
 
 def bids_required(state: GameState, seat: int) -> int:
     """How many bids ``seat`` must make on their roll: one (two, on different symbols, in a
     2-player game), never more than the symbols their dice show."""
     roll = state.rolls[seat]
-    showing = len(roll.symbols()) if roll is not None else 0
-    return min(2 if state.two_player else 1, showing)
+    if roll is None:
+        return 0
+    if len(state.players) == 2:
+        return min(2, len(roll.symbols()))
+    # One bid, if any die shows a symbol at all: no need to gather the symbols showing.
+    return 1 if roll[0] or roll[1] or roll[2] else 0
 
 
 # Applying actions -------------------------------------------------------------------------------
@@ -209,7 +237,7 @@ def bids_required(state: GameState, seat: int) -> int:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; raises :class:`IllegalAction` (state unchanged) when refused."""
-    if state.phase is Phase.FINISHED:
+    if state.phase is _FINISHED:
         who = getattr(action, "player", HOST)
         raise IllegalAction(who, "the game has ended")
     handler = _HANDLERS.get(type(action))
@@ -238,29 +266,41 @@ def _set(values: tuple, index: int, value: object) -> tuple:
 def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
     player = action.player
     seat = _seat_of(state, player)
-    if state.phase is not Phase.BIDDING:
+    if state.phase is not _BIDDING:
         raise IllegalAction(player, "dice are rolled at the start of a round, not now")
     if state.bids[seat] is not None:
         raise IllegalAction(player, "your bid is sealed; your roll can no longer change this round")
     roll = action.roll
     if not isinstance(roll, Roll) or len(roll) != 3:
         raise IllegalAction(player, "a roll gives the symbols of your dice grouped by color")
+    white, red, blue = roll
     stash = state.stashes[seat]
-    for color, faces, have in zip(COLORS, roll, stash):
-        if len(faces) != have:
-            raise IllegalAction(
-                player, f"your stash has {have} {color} {'die' if have == 1 else 'dice'}, but the roll shows {len(faces)}"
-            )
-        if not _SYMBOL_SET.issuperset(faces):
-            wrong = next(symbol for symbol in faces if symbol not in _SYMBOL_SET)
-            raise IllegalAction(player, f"{wrong!r} is not a symbol on the dice")
-    return state.evolve(rolls=_set(state.rolls, seat, roll))
+    # One test for the usual, matching roll; a roll that fails it is looked at color by color
+    # for the reason to give.
+    if not (
+        len(white) == stash[0]
+        and len(red) == stash[1]
+        and len(blue) == stash[2]
+        and _SYMBOL_SET.issuperset(white)
+        and _SYMBOL_SET.issuperset(red)
+        and _SYMBOL_SET.issuperset(blue)
+    ):
+        for color, faces, have in zip(COLORS, roll, stash):
+            if len(faces) != have:
+                raise IllegalAction(
+                    player, f"your stash has {have} {color} {'die' if have == 1 else 'dice'}, but the roll shows {len(faces)}"
+                )
+            if not _SYMBOL_SET.issuperset(faces):
+                wrong = next(symbol for symbol in faces if symbol not in _SYMBOL_SET)
+                raise IllegalAction(player, f"{wrong!r} is not a symbol on the dice")
+    rolls = state.rolls
+    return state.evolve(rolls=rolls[:seat] + (roll,) + rolls[seat + 1 :])
 
 
 def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     player = action.player
     seat = _seat_of(state, player)
-    if state.phase is not Phase.BIDDING:
+    if state.phase is not _BIDDING:
         raise IllegalAction(player, "bids are made at the start of a round, not now")
     if state.bids[seat] is not None:
         raise IllegalAction(player, "you have already sealed your bid this round")
@@ -268,6 +308,36 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     if roll is None:
         raise IllegalAction(player, "roll your dice before you bid")
     bids = tuple(action.bids)
+    if not _is_plain_legal_bid(state, seat, roll, bids):
+        _check_bids(state, seat, player, roll, bids)
+    all_bids = state.bids
+    all_bids = all_bids[:seat] + (bids,) + all_bids[seat + 1 :]
+    if None in all_bids:
+        return state.evolve(bids=all_bids)
+    return _reveal(state, all_bids)  # the last sealed bid reveals the round
+
+
+def _is_plain_legal_bid(state: GameState, seat: int, roll: Roll, bids: tuple) -> bool:
+    """Whether ``bids`` is the one legal bid of a game of 3 or more: a symbol the roll shows and a
+    card in hand (or none, with an empty hand). Most bids are; this answers for them without
+    building the set of symbols showing, and :func:`_check_bids` judges the rest."""
+    if len(bids) != 1 or len(state.players) == 2:
+        return False
+    bid = bids[0]
+    if not isinstance(bid, Bid):
+        return False
+    symbol, favor = bid
+    if symbol not in SYMBOLS or not (symbol in roll[0] or symbol in roll[1] or symbol in roll[2]):
+        return False
+    hand = state.hands[seat]
+    if favor is None:
+        return not hand
+    return favor in hand and not isinstance(favor, bool)
+
+
+def _check_bids(state: GameState, seat: int, player: str, roll: Roll, bids: tuple) -> None:
+    """Every rule on a seat's sealed bids, in the order that picks the reason to give; raises
+    :class:`IllegalAction` for the first one broken."""
     showing = roll.symbols()
     required = min(2 if state.two_player else 1, len(showing))
     if len(bids) != required:
@@ -293,39 +363,47 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
             raise IllegalAction(player, f"you have no favor card of value {bid.favor} in your hand")
     if without_favor > max(0, len(bids) - len(state.hands[seat])):
         raise IllegalAction(player, "play a favor card from your hand with each bid")
-    state = state.evolve(bids=_set(state.bids, seat, bids))
-    if None not in state.bids:  # the last sealed bid reveals the round
-        state = _reveal(state)
-    return state
 
 
-def _reveal(state: GameState) -> GameState:
-    """All bids are in: score them, decide the winners, and start settling the effects."""
-    streets, bonus = state.streets, state.streets_dice.total
+def _reveal(state: GameState, all_bids: tuple[tuple[Bid, ...], ...]) -> GameState:
+    """All bids are in (``all_bids``, not yet in ``state``): score them, decide the winners, and
+    start settling the effects."""
+    streets, bonus = state.streets, sum(state.streets_dice)
     scores: tuple[list[tuple[int, int]], ...] = ([], [], [], [])
-    for seat, (roll, bids) in enumerate(zip(state.rolls, state.bids)):
+    # The favor cards played leave the hands now; they are discarded at the end of the round.
+    played: list[tuple[int, ...]] = []
+    hands = list(state.hands)
+    for seat, (roll, bids) in enumerate(zip(state.rolls, all_bids)):
+        white, red, blue = roll
         extra = bonus if seat == streets else 0
-        for bid in bids:
-            scores[_SYMBOL_INDEX[bid.symbol]].append((seat, roll.count(bid.symbol) + (bid.favor or 0) + extra))
+        cards = []
+        for symbol, favor in bids:
+            scores[_SYMBOL_INDEX[symbol]].append(
+                (seat, white.count(symbol) + red.count(symbol) + blue.count(symbol) + (favor or 0) + extra)
+            )
+            if favor is not None:
+                cards.append(favor)
+        played.append(tuple(cards))
+        if cards:
+            hand = list(hands[seat])
+            for value in cards:
+                hand.remove(value)
+            hands[seat] = tuple(hand)
     winners: list[int | None] = []
     ties: list[tuple[int, ...]] = []
     for token_scores in scores:
-        top = max((score for _, score in token_scores), default=None)
-        best = tuple(seat for seat, score in token_scores if score == top)
-        if len(best) <= 1:
-            winners.append(best[0] if best else None)
+        if len(token_scores) < 2:  # no bid, or one: no contest
+            winners.append(token_scores[0][0] if token_scores else None)
+            ties.append(())
+            continue
+        top = max([score for _, score in token_scores])
+        best = tuple([seat for seat, score in token_scores if score == top])
+        if len(best) == 1:
+            winners.append(best[0])
             ties.append(())
         else:
             winners.append(streets if streets in best else None)
             ties.append(best)
-    # The favor cards played leave the hands now; they are discarded at the end of the round.
-    played = tuple(tuple(b.favor for b in bids if b.favor is not None) for bids in state.bids)
-    hands = list(state.hands)
-    for seat, cards in enumerate(played):
-        hand = list(hands[seat])
-        for value in cards:
-            hand.remove(value)
-        hands[seat] = tuple(hand)
     # The Lawyer: take control, or (already controlling) earn a +4 at this round's draw.
     lawyer, lawyer_bonus, effects = state.lawyer, None, ()
     if winners[0] is not None:
@@ -338,17 +416,23 @@ def _reveal(state: GameState) -> GameState:
     reveal = RoundResult(
         state.round + 1,
         state.rolls,  # type: ignore[arg-type]
-        state.bids,  # type: ignore[arg-type]
-        tuple(map(tuple, scores)),
+        all_bids,
+        (tuple(scores[0]), tuple(scores[1]), tuple(scores[2]), tuple(scores[3])),
         tuple(winners),
         tuple(ties),
         streets,
         effects,
     )
     state = state.evolve(
-        phase=Phase.RESOLVING, reveal=reveal, hands=tuple(hands), played=played, lawyer=lawyer, lawyer_bonus=lawyer_bonus
+        phase=_RESOLVING,
+        bids=all_bids,
+        reveal=reveal,
+        hands=tuple(hands),
+        played=tuple(played),
+        lawyer=lawyer,
+        lawyer_bonus=lawyer_bonus,
     )
-    return _advance(state, Step.SPEAKEASY)
+    return _advance(state, _STEP_SPEAKEASY)
 
 
 _SYMBOL_SET = frozenset(SYMBOLS)
@@ -359,79 +443,78 @@ _SYMBOL_INDEX = {symbol: TOKENS.index(token) for token, symbol in TOKEN_SYMBOL.i
 def _note(state: GameState, effect: Effect, **changes: object) -> GameState:
     """The state with ``changes`` made and ``effect`` noted in the round's effects, in one copy."""
     assert state.reveal is not None
-    return state.evolve(reveal=state.reveal._replace(effects=state.reveal.effects + (effect,)), **changes)
+    return state.evolve(reveal=state.reveal.noting(effect), **changes)
 
 
 def _advance(state: GameState, step: Step) -> GameState:
     """Settle the effects from ``step`` on until one needs a player's decision or the round ends.
 
     Taking control and passing the Investigator change no dice, so they are gathered and made
-    in one copy of the state, which keeps the engine fast.
+    in one copy of the state (with the end of the round, when nobody is left to decide), which
+    keeps the engine fast.
     """
     reveal = state.reveal
     assert reveal is not None
     winners = reveal.winners
     changes: dict[str, object] = {}
-    effects = list(reveal.effects)
-    paused: Step | None = None
-    if step is Step.SPEAKEASY:
+    effects: list[Effect] = []  # noted after the round's effects so far
+
+    def pause(at: Step) -> GameState:
+        if effects:
+            changes["reveal"] = reveal.noting(*effects)
+        return state.evolve(step=at, **changes)
+
+    if step is _STEP_SPEAKEASY:
         seat = winners[1]
-        if seat is not None and state.speakeasy == seat:
-            paused = Step.SPEAKEASY
-        else:
-            if seat is not None:
-                changes["speakeasy"] = seat
-                effects.append(Effect("control", seat, "speakeasy"))
-            step = Step.STREETS
-    if paused is None and step is Step.STREETS:
+        if seat is not None:
+            if state.speakeasy == seat:
+                return pause(_STEP_SPEAKEASY)
+            changes["speakeasy"] = seat
+            effects.append(Effect("control", seat, "speakeasy"))
+        step = _STEP_STREETS
+    if step is _STEP_STREETS:
         seat = winners[2]
-        if seat is not None and state.streets == seat:
-            paused = Step.STREETS
-        else:
-            if seat is not None:
-                changes["streets"] = seat
-                effects.append(Effect("control", seat, "streets"))
-            step = Step.INVESTIGATOR
+        if seat is not None:
+            if state.streets == seat:
+                return pause(_STEP_STREETS)
+            changes["streets"] = seat
+            effects.append(Effect("control", seat, "streets"))
+        step = _STEP_INVESTIGATOR
     holder = state.holder
-    if paused is None and step is Step.INVESTIGATOR:
+    if step is _STEP_INVESTIGATOR:
         seat = winners[3]
         if seat is not None:
             if holder is None or holder == seat:
                 holder = changes["holder"] = state.left_of(seat)
                 effects.append(Effect("investigator_pass", seat, "investigator", target=holder))
-            elif givable(state, seat).total > 0:
-                paused = Step.INVESTIGATOR
+            elif sum(givable(state, seat)) > 0:
+                return pause(_STEP_INVESTIGATOR)
             else:
                 effects.append(Effect("investigator_nothing", seat, "investigator"))
-        step = Step.TAKE
-    take: str | None = None
-    if paused is None and step is Step.TAKE:
-        on_it = state.investigator_dice
-        if on_it.total > 0 and holder is not None:
-            colors = on_it.colors()
-            if len(colors) > 1 or state.lawyer == holder:
-                paused = Step.TAKE
-            else:
-                take = colors[0]
-    if len(effects) > len(reveal.effects):
-        changes["reveal"] = reveal._replace(effects=tuple(effects))
-    if paused is not None:
-        return state.evolve(step=paused, **changes)
-    if changes:
-        state = state.evolve(**changes)
-    if take is not None:
-        state = _take_from_investigator(state, holder, take)  # type: ignore[arg-type]
-    return _end_round(state)
+    # The end of the round: the holder takes a die off the Investigator, by choice when there is one.
+    on_it = state.investigator_dice
+    if holder is not None and sum(on_it) > 0:
+        colors = on_it.colors()
+        if len(colors) > 1 or state.lawyer == holder:
+            return pause(_STEP_TAKE)
+        effects.append(Effect("investigator_take", holder, "investigator", color=colors[0], count=1))
+        changes.update(_taking(state, holder, colors[0]))
+    if effects:
+        changes["reveal"] = reveal.noting(*effects)
+    return _end_round(state, **changes)
 
 
-def _take_from_investigator(state: GameState, seat: int, color: str) -> GameState:
-    return _note(
-        state,
-        Effect("investigator_take", seat, "investigator", color=color, count=1),
-        investigator_dice=state.investigator_dice.plus(color, -1),
-        stashes=_set(state.stashes, seat, state.stashes[seat].plus(color)),
-        received=_set(state.received, seat, state.received[seat].plus(color)),
-    )
+# The steps looked up once, like the phases.
+_STEP_SPEAKEASY, _STEP_STREETS, _STEP_INVESTIGATOR, _STEP_TAKE = Step.SPEAKEASY, Step.STREETS, Step.INVESTIGATOR, Step.TAKE
+
+
+def _taking(state: GameState, seat: int, color: str) -> dict[str, object]:
+    """The changes by which ``seat`` takes a die of ``color`` off the Investigator into their stash."""
+    return {
+        "investigator_dice": state.investigator_dice.plus(color, -1),
+        "stashes": _set(state.stashes, seat, state.stashes[seat].plus(color)),
+        "received": _set(state.received, seat, state.received[seat].plus(color)),
+    }
 
 
 def _draw(deck: list[int], discard: list[int], state: GameState, shuffles: int) -> tuple[int | None, int]:
@@ -446,37 +529,47 @@ def _draw(deck: list[int], discard: list[int], state: GameState, shuffles: int) 
     return deck.pop(0), shuffles
 
 
-def _end_round(state: GameState) -> GameState:
-    """Discard the played favors, draw in seat order, and see whether anyone has won."""
+def _end_round(state: GameState, **changes: object) -> GameState:
+    """Discard the played favors, draw in seat order, and see whether anyone has won.
+
+    ``changes``, the round's last effects not yet made, are made in the same copy of the state;
+    of them, only the round's result and the stashes matter here.
+    """
     n = len(state.players)
     deck, discard = list(state.deck), list(state.discard)
     special, shuffles = state.special, state.shuffles
-    for cards in state.played:
+    played = state.played
+    for cards in played:
         for value in cards:
             if value == SPECIAL_VALUE:
                 special += 1
             else:
                 discard.append(value)
     hands = list(state.hands)
-    for seat, cards in enumerate(state.played):
+    lawyer_bonus = state.lawyer_bonus
+    for seat, cards in enumerate(played):
         draws = len(cards)
         if not draws:
             continue
-        hand = list(hands[seat])
-        if state.lawyer_bonus == seat and special > 0:
+        hand = hands[seat]
+        if seat == lawyer_bonus and special > 0:
             special -= 1
-            hand.append(SPECIAL_VALUE)
+            hand += (SPECIAL_VALUE,)
             draws -= 1
-        for _ in range(draws):
-            card, shuffles = _draw(deck, discard, state, shuffles)
-            if card is not None:
-                hand.append(card)
+        if draws <= len(deck):  # the usual case: the top cards, no reshuffle
+            hand += tuple(deck[:draws])
+            del deck[:draws]
+        else:
+            for _ in range(draws):
+                card, shuffles = _draw(deck, discard, state, shuffles)
+                if card is not None:
+                    hand += (card,)
         hands[seat] = tuple(sorted(hand))
-    reveal = state.reveal
+    reveal = changes.get("reveal", state.reveal)
     assert reveal is not None
-    winners = tuple(seat for seat, stash in enumerate(state.stashes) if stash.total == 0)
-    return state.evolve(
-        phase=Phase.FINISHED if winners else Phase.BIDDING,
+    winners = tuple([seat for seat, stash in enumerate(changes.get("stashes", state.stashes)) if sum(stash) == 0])  # type: ignore[call-overload]
+    changes.update(
+        phase=_FINISHED if winners else _BIDDING,
         winners=winners,
         round=state.round + 1,
         deck=tuple(deck),
@@ -493,23 +586,15 @@ def _end_round(state: GameState) -> GameState:
         step=None,
         reveal=None,
     )
-
-
-#: The index in TOKENS of the token whose winner decides at each step.
-_STEP_TOKEN = {
-    Step.SPEAKEASY: TOKENS.index("speakeasy"),
-    Step.STREETS: TOKENS.index("streets"),
-    Step.INVESTIGATOR: TOKENS.index("investigator"),
-}
+    return state.evolve(**changes)
 
 
 def _decider(state: GameState, player: str, step: Step, what: str) -> int:
     """The seat of ``player``, who must be the one asked to decide at ``step`` right now."""
     seat = _seat_of(state, player)
-    if state.phase is not Phase.RESOLVING or state.step is not step:
+    if state.phase is not _RESOLVING or state.step is not step:
         raise IllegalAction(player, f"nobody is asked {what} now")
-    # The winner of the token being settled, or the Investigator's holder for the last step.
-    expected = state.holder if step is Step.TAKE else state.reveal.winners[_STEP_TOKEN[step]]  # type: ignore[union-attr]
+    expected = _deciding_seat(state)
     if expected != seat:
         raise IllegalAction(player, f"it is {state.players[expected]}, not you, who decides {what}")  # type: ignore[index]
     return seat
@@ -582,13 +667,12 @@ def _take(state: GameState, action: TakeFromInvestigator) -> GameState:
     if action.color is None:
         if state.lawyer != seat:
             raise IllegalAction(player, "only the Lawyer's controller may decline to take a die off the Investigator")
-        state = _note(state, Effect("lawyer_decline", seat, "investigator"))
-    else:
-        color = _check_color(player, action.color)
-        if state.investigator_dice.of(color) < 1:
-            raise IllegalAction(player, f"there is no {color} die on the Investigator")
-        state = _take_from_investigator(state, seat, color)
-    return _end_round(state)
+        return _end_round(state, reveal=state.reveal.noting(Effect("lawyer_decline", seat, "investigator")))  # type: ignore[union-attr]
+    color = _check_color(player, action.color)
+    if state.investigator_dice.of(color) < 1:
+        raise IllegalAction(player, f"there is no {color} die on the Investigator")
+    effect = Effect("investigator_take", seat, "investigator", color=color, count=1)
+    return _end_round(state, reveal=state.reveal.noting(effect), **_taking(state, seat, color))  # type: ignore[union-attr]
 
 
 # Host adjustments -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .bots import Bot, make_bot, seat_view
 from .actions import Action
-from .engine import apply, new_game, pending_decision
+from .engine import apply, awaiting, new_game
 from .state import GameState, Phase
 
 DEFAULT_ROUND_CAP = 200
@@ -52,32 +52,35 @@ def play_game(
     comes from ``seed``.
     """
     rng = random.Random(seed)
-    n = len(bots)
     played: list[Action] = []
+    record = played.append
+    acts = [bot.act for bot in bots]
     if names is None:
         names = [f"{bot.name}-{seat + 1}" for seat, bot in enumerate(bots)]
     state = new_game(names, rng.getrandbits(32))
-    while state.phase is not Phase.FINISHED and state.round < round_cap:
-        if state.phase is Phase.BIDDING:
+    while state.phase is not _FINISHED and state.round < round_cap:
+        if state.phase is _BIDDING:
             before = len(played)
             for _ in range(2):  # first all the rolls, then all the bids
-                for seat in range(n):
-                    action = bots[seat].act(seat_view(state, seat), rng)
+                for seat, act in enumerate(acts):
+                    action = act(seat_view(state, seat), rng)
                     if action is not None:
                         state = apply(state, action)
-                        played.append(action)
+                        record(action)
             if len(played) == before:  # a bot that never bids would loop forever
                 raise RuntimeError(f"round {state.round + 1}: no bot rolled or bid")
         else:
-            decision = pending_decision(state)
-            assert decision is not None
-            seat = decision.seat
-            action = bots[seat].act(seat_view(state, seat), rng)
+            (seat,) = awaiting(state)  # the one seat asked to decide
+            action = acts[seat](seat_view(state, seat), rng)
             if action is None:
                 raise RuntimeError(f"{state.players[seat]} has a decision to make but made none")
             state = apply(state, action)
-            played.append(action)
-    return GameOutcome(state, tuple(bot.name for bot in bots), state.phase is not Phase.FINISHED, tuple(played))
+            record(action)
+    return GameOutcome(state, tuple(bot.name for bot in bots), state.phase is not _FINISHED, tuple(played))
+
+
+# The phases looked up once, not on every turn of the loop above.
+_BIDDING, _FINISHED = Phase.BIDDING, Phase.FINISHED
 
 
 @dataclass

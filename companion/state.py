@@ -75,6 +75,11 @@ class RoundResult(NamedTuple):
     streets_controller: int | None
     effects: tuple[Effect, ...] = ()
 
+    def noting(self, *effects: Effect) -> "RoundResult":
+        """This result with ``effects`` noted after those already noted."""
+        # Built from the values straight away (effects is the last field): cheaper than _replace.
+        return tuple.__new__(RoundResult, (*self[:-1], self[-1] + effects))
+
 
 class GameState(NamedTuple):
     """Everything about a game at one moment.
