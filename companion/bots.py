@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from math import floor
 from typing import Any, Mapping, NamedTuple, Protocol
 
 from .actions import (
@@ -31,6 +32,17 @@ from .state import Bid, GameState, Phase
 
 #: The most dice that may change hands at the Speakeasy.
 MAX_EXCHANGE = 3
+
+# Looked up once, not at every view or bid: the bidding phase (an Enum member costs a lookup
+# each time it is read off its class) and the symbols the greedy bot weighs apart.
+_BIDDING = Phase.BIDDING
+_INVESTIGATOR_SYMBOL, _SPEAKEASY_SYMBOL, _STREETS_SYMBOL = (
+    TOKEN_SYMBOL["investigator"],
+    TOKEN_SYMBOL["speakeasy"],
+    TOKEN_SYMBOL["streets"],
+)
+#: Named tuples (views) built straight from their values, skipping their constructors.
+_new = tuple.__new__
 
 
 class SeatView(NamedTuple):
@@ -81,7 +93,9 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     a die yet (so all of a stash may be given) and nobody has a decision to make.
     """
     if state.phase is _BIDDING:
-        decision, may_give, required = None, state.stashes[seat], bids_required(state, seat)
+        # No bid is required before the roll: no need to ask bids_required then.
+        required = 0 if state.rolls[seat] is None else bids_required(state, seat)
+        decision, may_give = None, state.stashes[seat]
     else:
         decision, may_give, required = pending_decision(state), givable(state, seat), 0
         if decision is not None and decision.seat != seat:
@@ -109,10 +123,6 @@ def seat_view(state: GameState, seat: int) -> SeatView:
             decision,
         ),
     )
-
-
-_new = tuple.__new__
-_BIDDING = Phase.BIDDING
 
 
 def _dice(counts: Mapping[str, int]) -> Dice:
@@ -186,8 +196,8 @@ class RandomBot:
                 return None
             showing, hand = sorted(roll.symbols()), view.hand  # sorted: sets have no fixed order
             if view.bids_required == 1 and hand:  # the usual case, without the cost of sample()
-                random_ = rng.random
-                return SubmitBids(player, (Bid(showing[int(random_() * len(showing))], hand[int(random_() * len(hand))]),))
+                random_ = rng.random  # floor(random() * n): uniform over n, like choices(); cheaper than int()
+                return SubmitBids(player, (Bid(showing[floor(random_() * len(showing))], hand[floor(random_() * len(hand))]),))
             symbols = rng.sample(showing, view.bids_required)
             cards: list[int | None] = rng.sample(hand, min(len(symbols), len(hand)))
             cards += [None] * (len(symbols) - len(cards))
@@ -267,23 +277,30 @@ class GreedyBot:
         # every pairing of symbols a 2-player bid weighs.
         worth = {symbol: self._worth(view, symbol) for symbol in showing}
         rivals = self._rival_scores(view, showing)
-        best: tuple[float, tuple[Bid, ...]] | None = None
+        best_value, best = 0.0, None  # the best bids so far, as (symbol, card) pairs
         for symbols in combinations(showing, view.bids_required):
-            bids, value, left = [], 0.0, list(hand)
-            for symbol in sorted(symbols, key=lambda s: -worth[s]):
+            if len(symbols) > 1:
+                symbols = sorted(symbols, key=lambda s: -worth[s])
+            picks: list[tuple[str, int | None]] = []
+            value, left = 0.0, list(hand)
+            for symbol in symbols:
                 base = faces.count(symbol) + bonus
                 rival = rivals[symbol]
                 # The cheapest card that beats the best rival; else the lowest card there is.
-                card = next((c for c in left if base + c > rival), left[0] if left else None)
+                card = left[0] if left else None
+                for c in left:
+                    if base + c > rival:
+                        card = c
+                        break
                 if card is not None:
                     left.remove(card)
                 wins = base + (card or 0) > rival or (base + (card or 0) == rival and mine)
                 value += worth[symbol] * (1.0 if wins else 0.1) - 0.05 * (card or 0)
-                bids.append(Bid(symbol, card))
-            if best is None or value > best[0]:
-                best = (value, tuple(bids))
+                picks.append((symbol, card))
+            if best is None or value > best_value:
+                best_value, best = value, picks
         assert best is not None
-        return best[1]
+        return tuple([Bid(symbol, card) for symbol, card in best])
 
     def _rival_scores(self, view: SeatView, symbols: list[str]) -> dict[str, int]:
         """For each of ``symbols``, the best score another seat is likely to bid on it, from their
@@ -293,24 +310,24 @@ class GreedyBot:
             if seat == view.seat or roll is None:
                 continue
             faces = roll[0] + roll[1] + roll[2]
-            bonus = view.streets_dice.total if view.streets == seat else 0
+            offer = self.EXPECTED_FAVOR + (view.streets_dice.total if view.streets == seat else 0)
             for symbol in symbols:
                 count = faces.count(symbol)
-                if count:
-                    best[symbol] = max(best[symbol], count + self.EXPECTED_FAVOR + bonus)
+                if count and count + offer > best[symbol]:
+                    best[symbol] = count + offer
         return best
 
     def _worth(self, view: SeatView, symbol: str) -> float:
         """How much winning the token of ``symbol`` would help this seat now."""
-        colors = len(view.stashes[view.seat].colors())
-        if symbol == TOKEN_SYMBOL["investigator"]:
+        if symbol == _INVESTIGATOR_SYMBOL:
             if view.holder is None or view.holder == view.seat:
                 # Passing it on: worth it when dice on it would otherwise come to this seat.
                 return 1.0 + (2.0 if view.holder == view.seat and view.investigator_dice.total else 0.0)
             return 1.0 + view.givable.of(_main_color(view.givable)) if view.givable.total else 0.2
-        if symbol == TOKEN_SYMBOL["speakeasy"]:
+        if symbol == _SPEAKEASY_SYMBOL:
+            colors = len(view.stashes[view.seat].colors())
             return (1.5 if colors > 1 else 0.3) * (2.0 if view.speakeasy == view.seat else 1.0)
-        if symbol == TOKEN_SYMBOL["streets"]:
+        if symbol == _STREETS_SYMBOL:
             return 1.2 if view.streets == view.seat else 1.0
         threatened = view.holder == view.seat and view.investigator_dice.total > 0
         return 2.0 if threatened else 0.8

@@ -8,6 +8,7 @@ stay cheap to copy and safe to share.
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import NamedTuple
 
 COLORS: tuple[str, ...] = ("white", "red", "blue")
@@ -120,14 +121,15 @@ def roll_dice(dice: Dice, rng: random.Random) -> Roll:
     Virtual dice for play without a camera and for bots; randomness comes only from ``rng``.
     """
     # One die after the other, white first: the same faces for the same rng. A face is picked as
-    # int(random() * 6): uniform over the six faces, and far cheaper than choice() in a simulation.
-    # All the dice are rolled in one pass and then grouped by color, which is cheaper than a pass
-    # per color.
+    # floor(random() * 6), as random.choices() does: uniform over the six faces, and far cheaper
+    # than choice() in a simulation (floor() is also cheaper than int() here, with the same
+    # result). All the dice are rolled in one pass and then grouped by color, which is cheaper
+    # than a pass per color.
     random_ = rng.random
     white, red, blue = dice
-    faces = [die[int(random_() * 6)] for die in _WHITE_DIE * white + _RED_DIE * red + _BLUE_DIE * blue]
+    faces = tuple([die[floor(random_() * 6)] for die in _WHITE_DIE * white + _RED_DIE * red + _BLUE_DIE * blue])
     white_red = white + red
-    return _new(Roll, (tuple(faces[:white]), tuple(faces[white:white_red]), tuple(faces[white_red:])))
+    return _new(Roll, (faces[:white], faces[white:white_red], faces[white_red:]))
 
 
 #: One die of each color, as its tuple of faces (repeated to list the dice to roll).

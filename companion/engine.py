@@ -14,7 +14,7 @@ rules leave to a player; :func:`pending_decision` says which one.
 from __future__ import annotations
 
 import random
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from .actions import (
     Action,
@@ -45,7 +45,8 @@ DICE_PER_COLOR = 9
 # The phases looked up once: reading a member off its Enum class costs a lookup every time, and
 # the engine checks the phase on every action.
 _BIDDING, _RESOLVING, _FINISHED = Phase.BIDDING, Phase.RESOLVING, Phase.FINISHED
-#: Named tuples (dice, states) built straight from their values, skipping their constructors.
+_STEP_SPEAKEASY, _STEP_STREETS, _STEP_INVESTIGATOR, _STEP_TAKE = Step.SPEAKEASY, Step.STREETS, Step.INVESTIGATOR, Step.TAKE
+#: Named tuples (dice, decisions) built straight from their values, skipping their constructors.
 _new = tuple.__new__
 
 
@@ -178,20 +179,22 @@ def pending_decision(state: GameState) -> Decision | None:
         return None
     step = state.step
     seat = _deciding_seat(state)
-    if step is Step.SPEAKEASY:
-        return Decision("speakeasy", seat, givable(state, seat).colors(), state.speakeasy_dice.colors())
-    if step is Step.STREETS:
-        return Decision("streets", seat, givable(state, seat).colors())
-    if step is Step.INVESTIGATOR:
-        return Decision("investigator_color", seat, givable(state, seat).colors())
-    return Decision("investigator_take", seat, state.investigator_dice.colors(), can_decline=state.lawyer == seat)
+    # Decisions are built from their values (kind, seat, options, take_options, can_decline):
+    # a bot asks for one at every decision it makes.
+    if step is _STEP_SPEAKEASY:
+        return _new(Decision, ("speakeasy", seat, givable(state, seat).colors(), state.speakeasy_dice.colors(), False))
+    if step is _STEP_STREETS:
+        return _new(Decision, ("streets", seat, givable(state, seat).colors(), (), False))
+    if step is _STEP_INVESTIGATOR:
+        return _new(Decision, ("investigator_color", seat, givable(state, seat).colors(), (), False))
+    return _new(Decision, ("investigator_take", seat, state.investigator_dice.colors(), (), state.lawyer == seat))
 
 
 def _deciding_seat(state: GameState) -> int:
     """The seat asked to decide while the round resolves: the winner of the token being settled,
     or the Investigator's holder for the last step. Cheaper than a whole :class:`Decision`."""
     step = state.step
-    if step is Step.TAKE:
+    if step is _STEP_TAKE:
         return state.holder  # type: ignore[return-value]
     token = _STEP_TOKEN[step] if isinstance(step, Step) else None
     if token is None:
@@ -265,7 +268,10 @@ def _set(values: tuple, index: int, value: object) -> tuple:
 
 def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
     player = action.player
-    seat = _seat_of(state, player)
+    try:  # _seat_of without the call: every seat rolls and bids every round
+        seat = state.players.index(player)
+    except ValueError:
+        raise IllegalAction(str(player), "is not a player in this game") from None
     if state.phase is not _BIDDING:
         raise IllegalAction(player, "dice are rolled at the start of a round, not now")
     if state.bids[seat] is not None:
@@ -294,12 +300,15 @@ def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
                 wrong = next(symbol for symbol in faces if symbol not in _SYMBOL_SET)
                 raise IllegalAction(player, f"{wrong!r} is not a symbol on the dice")
     rolls = state.rolls
-    return state.evolve(rolls=rolls[:seat] + (roll,) + rolls[seat + 1 :])
+    return state.evolve_field("rolls", rolls[:seat] + (roll,) + rolls[seat + 1 :])
 
 
 def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     player = action.player
-    seat = _seat_of(state, player)
+    try:  # _seat_of without the call, as for rolls
+        seat = state.players.index(player)
+    except ValueError:
+        raise IllegalAction(str(player), "is not a player in this game") from None
     if state.phase is not _BIDDING:
         raise IllegalAction(player, "bids are made at the start of a round, not now")
     if state.bids[seat] is not None:
@@ -313,7 +322,7 @@ def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     all_bids = state.bids
     all_bids = all_bids[:seat] + (bids,) + all_bids[seat + 1 :]
     if None in all_bids:
-        return state.evolve(bids=all_bids)
+        return state.evolve_field("bids", all_bids)
     return _reveal(state, all_bids)  # the last sealed bid reveals the round
 
 
@@ -374,16 +383,14 @@ def _reveal(state: GameState, all_bids: tuple[tuple[Bid, ...], ...]) -> GameStat
     played: list[tuple[int, ...]] = []
     hands = list(state.hands)
     for seat, (roll, bids) in enumerate(zip(state.rolls, all_bids)):
-        white, red, blue = roll
+        faces = roll[0] + roll[1] + roll[2]
         extra = bonus if seat == streets else 0
-        cards = []
+        cards: tuple[int, ...] = ()
         for symbol, favor in bids:
-            scores[_SYMBOL_INDEX[symbol]].append(
-                (seat, white.count(symbol) + red.count(symbol) + blue.count(symbol) + (favor or 0) + extra)
-            )
+            scores[_SYMBOL_INDEX[symbol]].append((seat, faces.count(symbol) + (favor or 0) + extra))
             if favor is not None:
-                cards.append(favor)
-        played.append(tuple(cards))
+                cards += (favor,)
+        played.append(cards)
         if cards:
             hand = list(hands[seat])
             for value in cards:
@@ -412,7 +419,7 @@ def _reveal(state: GameState, all_bids: tuple[tuple[Bid, ...], ...]) -> GameStat
             effects = (Effect("lawyer_favor", lawyer, "lawyer"),)
         else:
             lawyer = winners[0]
-            effects = (Effect("control", lawyer, "lawyer"),)
+            effects = (_CONTROL["lawyer"][lawyer],)
     reveal = RoundResult(
         state.round + 1,
         state.rolls,  # type: ignore[arg-type]
@@ -436,6 +443,10 @@ def _reveal(state: GameState, all_bids: tuple[tuple[Bid, ...], ...]) -> GameStat
 
 
 _SYMBOL_SET = frozenset(SYMBOLS)
+#: Effects are values: those by which a seat takes control of a token are made once, not each round.
+_CONTROL: dict[str, tuple[Effect, ...]] = {
+    token: tuple(Effect("control", seat, token) for seat in range(MAX_PLAYERS)) for token in TOKENS
+}
 #: The index in TOKENS of the token each symbol influences.
 _SYMBOL_INDEX = {symbol: TOKENS.index(token) for token, symbol in TOKEN_SYMBOL.items()}
 
@@ -458,54 +469,51 @@ def _advance(state: GameState, step: Step) -> GameState:
     winners = reveal.winners
     changes: dict[str, object] = {}
     effects: list[Effect] = []  # noted after the round's effects so far
-
-    def pause(at: Step) -> GameState:
-        if effects:
-            changes["reveal"] = reveal.noting(*effects)
-        return state.evolve(step=at, **changes)
-
+    paused: Step | None = None
     if step is _STEP_SPEAKEASY:
         seat = winners[1]
-        if seat is not None:
-            if state.speakeasy == seat:
-                return pause(_STEP_SPEAKEASY)
-            changes["speakeasy"] = seat
-            effects.append(Effect("control", seat, "speakeasy"))
-        step = _STEP_STREETS
-    if step is _STEP_STREETS:
+        if seat is not None and state.speakeasy == seat:
+            paused = _STEP_SPEAKEASY
+        else:
+            if seat is not None:
+                changes["speakeasy"] = seat
+                effects.append(_CONTROL["speakeasy"][seat])
+            step = _STEP_STREETS
+    if paused is None and step is _STEP_STREETS:
         seat = winners[2]
-        if seat is not None:
-            if state.streets == seat:
-                return pause(_STEP_STREETS)
-            changes["streets"] = seat
-            effects.append(Effect("control", seat, "streets"))
-        step = _STEP_INVESTIGATOR
+        if seat is not None and state.streets == seat:
+            paused = _STEP_STREETS
+        else:
+            if seat is not None:
+                changes["streets"] = seat
+                effects.append(_CONTROL["streets"][seat])
+            step = _STEP_INVESTIGATOR
     holder = state.holder
-    if step is _STEP_INVESTIGATOR:
+    if paused is None and step is _STEP_INVESTIGATOR:
         seat = winners[3]
         if seat is not None:
             if holder is None or holder == seat:
                 holder = changes["holder"] = state.left_of(seat)
                 effects.append(Effect("investigator_pass", seat, "investigator", target=holder))
             elif sum(givable(state, seat)) > 0:
-                return pause(_STEP_INVESTIGATOR)
+                paused = _STEP_INVESTIGATOR
             else:
                 effects.append(Effect("investigator_nothing", seat, "investigator"))
     # The end of the round: the holder takes a die off the Investigator, by choice when there is one.
     on_it = state.investigator_dice
-    if holder is not None and sum(on_it) > 0:
+    if paused is None and holder is not None and sum(on_it) > 0:
         colors = on_it.colors()
         if len(colors) > 1 or state.lawyer == holder:
-            return pause(_STEP_TAKE)
-        effects.append(Effect("investigator_take", holder, "investigator", color=colors[0], count=1))
-        changes.update(_taking(state, holder, colors[0]))
+            paused = _STEP_TAKE
+        else:
+            effects.append(Effect("investigator_take", holder, "investigator", color=colors[0], count=1))
+            changes.update(_taking(state, holder, colors[0]))
     if effects:
         changes["reveal"] = reveal.noting(*effects)
-    return _end_round(state, **changes)
-
-
-# The steps looked up once, like the phases.
-_STEP_SPEAKEASY, _STEP_STREETS, _STEP_INVESTIGATOR, _STEP_TAKE = Step.SPEAKEASY, Step.STREETS, Step.INVESTIGATOR, Step.TAKE
+    if paused is not None:
+        changes["step"] = paused
+        return state.evolve_from(changes)
+    return _end_round(state, changes)
 
 
 def _taking(state: GameState, seat: int, color: str) -> dict[str, object]:
@@ -529,22 +537,22 @@ def _draw(deck: list[int], discard: list[int], state: GameState, shuffles: int) 
     return deck.pop(0), shuffles
 
 
-def _end_round(state: GameState, **changes: object) -> GameState:
+def _end_round(state: GameState, changes: Mapping[str, object]) -> GameState:
     """Discard the played favors, draw in seat order, and see whether anyone has won.
 
-    ``changes``, the round's last effects not yet made, are made in the same copy of the state;
-    of them, only the round's result and the stashes matter here.
+    ``changes``, the round's last effects not yet made (field names to values), are made in the
+    same copy of the state; of them, only the round's result and the stashes matter here.
     """
-    n = len(state.players)
-    deck, discard = list(state.deck), list(state.discard)
-    special, shuffles = state.special, state.shuffles
+    deck, special, shuffles = state.deck, state.special, state.shuffles
     played = state.played
+    discarded: list[int] = []
     for cards in played:
         for value in cards:
             if value == SPECIAL_VALUE:
                 special += 1
             else:
-                discard.append(value)
+                discarded.append(value)
+    discard = state.discard + tuple(discarded)
     hands = list(state.hands)
     lawyer_bonus = state.lawyer_bonus
     for seat, cards in enumerate(played):
@@ -557,36 +565,53 @@ def _end_round(state: GameState, **changes: object) -> GameState:
             hand += (SPECIAL_VALUE,)
             draws -= 1
         if draws <= len(deck):  # the usual case: the top cards, no reshuffle
-            hand += tuple(deck[:draws])
-            del deck[:draws]
+            hand += deck[:draws]
+            deck = deck[draws:]
         else:
+            pile, discards = list(deck), list(discard)
             for _ in range(draws):
-                card, shuffles = _draw(deck, discard, state, shuffles)
+                card, shuffles = _draw(pile, discards, state, shuffles)
                 if card is not None:
                     hand += (card,)
+            deck, discard = tuple(pile), tuple(discards)
         hands[seat] = tuple(sorted(hand))
     reveal = changes.get("reveal", state.reveal)
     assert reveal is not None
-    winners = tuple([seat for seat, stash in enumerate(changes.get("stashes", state.stashes)) if sum(stash) == 0])  # type: ignore[call-overload]
-    changes.update(
-        phase=_FINISHED if winners else _BIDDING,
-        winners=winners,
-        round=state.round + 1,
-        deck=tuple(deck),
-        discard=tuple(discard),
-        special=special,
-        shuffles=shuffles,
-        hands=tuple(hands),
-        history=state.history + (reveal,),
-        rolls=(None,) * n,
-        bids=(None,) * n,
-        played=((),) * n,
-        received=(NO_DICE,) * n,
-        lawyer_bonus=None,
-        step=None,
-        reveal=None,
+    stashes: tuple[Dice, ...] = changes.get("stashes", state.stashes)  # type: ignore[assignment]
+    winners: tuple[int, ...] = ()
+    if 0 in map(sum, stashes):  # rarely: most rounds have no winner
+        winners = tuple([seat for seat, stash in enumerate(stashes) if sum(stash) == 0])
+    return state.evolve_from(
+        {
+            **changes,
+            **_NEXT_ROUND[len(state.players)],
+            "phase": _FINISHED if winners else _BIDDING,
+            "winners": winners,
+            "round": state.round + 1,
+            "deck": deck,
+            "discard": discard,
+            "special": special,
+            "shuffles": shuffles,
+            "hands": tuple(hands),
+            "history": state.history + (reveal,),
+        }
     )
-    return state.evolve(**changes)
+
+
+#: For each number of players, what every round starts with: nothing rolled, bid, played or
+#: received, no Lawyer effect, nothing to settle.
+_NEXT_ROUND: dict[int, dict[str, object]] = {
+    n: {
+        "rolls": (None,) * n,
+        "bids": (None,) * n,
+        "played": ((),) * n,
+        "received": (NO_DICE,) * n,
+        "lawyer_bonus": None,
+        "step": None,
+        "reveal": None,
+    }
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
 
 
 def _decider(state: GameState, player: str, step: Step, what: str) -> int:
@@ -667,12 +692,12 @@ def _take(state: GameState, action: TakeFromInvestigator) -> GameState:
     if action.color is None:
         if state.lawyer != seat:
             raise IllegalAction(player, "only the Lawyer's controller may decline to take a die off the Investigator")
-        return _end_round(state, reveal=state.reveal.noting(Effect("lawyer_decline", seat, "investigator")))  # type: ignore[union-attr]
+        return _end_round(state, {"reveal": state.reveal.noting(Effect("lawyer_decline", seat, "investigator"))})  # type: ignore[union-attr]
     color = _check_color(player, action.color)
     if state.investigator_dice.of(color) < 1:
         raise IllegalAction(player, f"there is no {color} die on the Investigator")
     effect = Effect("investigator_take", seat, "investigator", color=color, count=1)
-    return _end_round(state, reveal=state.reveal.noting(effect), **_taking(state, seat, color))  # type: ignore[union-attr]
+    return _end_round(state, {"reveal": state.reveal.noting(effect), **_taking(state, seat, color)})  # type: ignore[union-attr]
 
 
 # Host adjustments -------------------------------------------------------------------------------

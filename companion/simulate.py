@@ -24,6 +24,9 @@ from .state import GameState, Phase
 
 DEFAULT_ROUND_CAP = 200
 
+# The phases looked up once, not on every turn of a game's loop.
+_BIDDING, _FINISHED = Phase.BIDDING, Phase.FINISHED
+
 
 @dataclass(frozen=True)
 class GameOutcome:
@@ -77,10 +80,6 @@ def play_game(
             state = apply(state, action)
             record(action)
     return GameOutcome(state, tuple(bot.name for bot in bots), state.phase is not _FINISHED, tuple(played))
-
-
-# The phases looked up once, not on every turn of the loop above.
-_BIDDING, _FINISHED = Phase.BIDDING, Phase.FINISHED
 
 
 @dataclass

@@ -8,7 +8,7 @@ threads, kept in an undo history or compared for equality at no risk.
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from .dice import Dice, Roll
 
@@ -131,11 +131,27 @@ class GameState(NamedTuple):
     ended_by_host: bool = False
 
     def evolve(self, **changes: object) -> "GameState":
-        """This state with the named fields changed: the engine's one way to derive a state.
+        """This state with the named fields changed: the engine's way to derive a state (with
+        :meth:`evolve_field` and :meth:`evolve_from`, cheaper forms of it for its hot paths).
 
         Like ``_replace``, but it touches only the fields that change instead of looking up
         every field, which matters at hundreds of games a second.
         """
+        values = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return tuple.__new__(GameState, values)
+
+    def evolve_field(self, name: str, value: object) -> "GameState":
+        """Like :meth:`evolve`, for the one field called ``name``: the engine's most frequent copy
+        (one per roll and per sealed bid), without the cost of passing a keyword."""
+        values = list(self)
+        values[_FIELD_INDEX[name]] = value
+        return tuple.__new__(GameState, values)
+
+    def evolve_from(self, changes: Mapping[str, object]) -> "GameState":
+        """Like :meth:`evolve`, for changes gathered in a mapping of field names to values: passing
+        a dozen of them on as keywords would cost more than the copy itself."""
         values = list(self)
         for name, value in changes.items():
             values[_FIELD_INDEX[name]] = value

@@ -123,3 +123,16 @@ def test_the_simulate_command_prints_win_rates_rounds_and_speed():
     assert run.returncode == 0, run.stderr
     for words in ("win rate by seat", "win rate by bot", "greedy", "random", "mean rounds", "games per second", "round cap"):
         assert words in run.stdout
+
+
+def test_simulations_play_the_same_games_as_ever():
+    """Pinned results: making the engine or the bots faster must not change a single game."""
+    pinned = {
+        (2, ("random", "greedy")): (2234, [97, 103], {"random": 49, "greedy": 151}),
+        (3, ("random",)): (3050, [60, 60, 80], {"random": 200}),
+        (4, ("greedy",)): (2643, [59, 51, 44, 53], {"greedy": 207}),
+        (4, ("random", "greedy")): (2191, [54, 44, 46, 56], {"random": 48, "greedy": 152}),
+    }
+    for (players, bots), results in pinned.items():
+        tally = simulate(200, players, 2026, bots)
+        assert (tally.rounds, tally.seat_wins, tally.bot_wins) == results

@@ -297,3 +297,50 @@ def test_every_action_after_the_game_has_ended_is_refused(game):
             assert "ended" in error.reason
         else:
             raise AssertionError(f"the engine accepted {action!r} after the end")
+
+
+@settings(max_examples=500, **FAST)
+@given(
+    st.integers(min_value=2, max_value=4),
+    st.lists(st.sampled_from(SYMBOLS), min_size=6, max_size=6),
+    st.lists(st.integers(min_value=0, max_value=4), max_size=3),
+    st.lists(
+        st.tuples(
+            st.sampled_from(SYMBOLS + ("dagger",)),
+            st.sampled_from([0, 1, 2, 3, 4, None, True, 2.0]),
+        ),
+        max_size=3,
+    ),
+)
+def test_a_bid_is_accepted_exactly_when_the_rules_allow_it(players, faces, hand, bids):
+    """The engine judges the usual bid at once and any other rule by rule: both must say what the
+    rules say (a symbol the roll shows, on different symbols, a card in hand with each bid)."""
+    names = NAMES[:players]
+    state = new_game(names, 1).evolve(hands=(tuple(sorted(hand)),) * players)
+    roll = Roll(tuple(faces[:2]), tuple(faces[2:4]), tuple(faces[4:]))
+    state = apply(state, SubmitRoll(names[0], roll))
+    symbols = [symbol for symbol, _ in bids]
+    left, cards_ok = list(hand), True
+    for _, favor in bids:
+        if favor is None:
+            continue
+        if favor in left and not isinstance(favor, bool):
+            left.remove(favor)
+        else:
+            cards_ok = False
+    required = min(2 if players == 2 else 1, len(set(faces)))
+    legal = (
+        len(bids) == required
+        and len(set(symbols)) == len(symbols)
+        and all(symbol in faces for symbol in symbols)
+        and cards_ok
+        and sum(favor is None for _, favor in bids) <= max(0, len(bids) - len(hand))
+    )
+    action = SubmitBids(names[0], tuple(Bid(symbol, favor) for symbol, favor in bids))
+    try:
+        after = apply(state, action)
+    except IllegalAction:
+        assert not legal, action
+    else:
+        assert legal, action
+        assert after.bids[0] == action.bids and after.hands == state.hands
