@@ -268,10 +268,7 @@ def _set(values: tuple, index: int, value: object) -> tuple:
 
 def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
     player = action.player
-    try:  # _seat_of without the call: every seat rolls and bids every round
-        seat = state.players.index(player)
-    except ValueError:
-        raise IllegalAction(str(player), "is not a player in this game") from None
+    seat = _seat_of(state, player)
     if state.phase is not _BIDDING:
         raise IllegalAction(player, "dice are rolled at the start of a round, not now")
     if state.bids[seat] is not None:
@@ -305,10 +302,7 @@ def _submit_roll(state: GameState, action: SubmitRoll) -> GameState:
 
 def _submit_bids(state: GameState, action: SubmitBids) -> GameState:
     player = action.player
-    try:  # _seat_of without the call, as for rolls
-        seat = state.players.index(player)
-    except ValueError:
-        raise IllegalAction(str(player), "is not a player in this game") from None
+    seat = _seat_of(state, player)
     if state.phase is not _BIDDING:
         raise IllegalAction(player, "bids are made at the start of a round, not now")
     if state.bids[seat] is not None:

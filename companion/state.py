@@ -137,10 +137,7 @@ class GameState(NamedTuple):
         Like ``_replace``, but it touches only the fields that change instead of looking up
         every field, which matters at hundreds of games a second.
         """
-        values = list(self)
-        for name, value in changes.items():
-            values[_FIELD_INDEX[name]] = value
-        return tuple.__new__(GameState, values)
+        return self.evolve_from(changes)
 
     def evolve_field(self, name: str, value: object) -> "GameState":
         """Like :meth:`evolve`, for the one field called ``name``: the engine's most frequent copy
