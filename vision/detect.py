@@ -98,17 +98,14 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
     around it (contrast above the taught range) and is not surely table; its color is then the
     most likely die color.
     """
-    is_die = _die_pixels(evidence, contrast_range)
+    return _color_masks(evidence, _die_pixels(evidence, contrast_range))
+
+
+def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
     die_given = evidence.die_color
     winner = die_given.argmax(axis=-1)
     return [_cleaned((is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8))
             for k in range(die_given.shape[-1])]
-
-
-def any_die_mask(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
-    """The die pixels of every color together, cleaned like each color's mask: a die whose
-    face a lamp washes out mixes colors, so no color's mask alone may hold enough of it."""
-    return _cleaned(_die_pixels(evidence, contrast_range).astype(np.uint8))
 
 
 def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
@@ -157,9 +154,10 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     scale = detection_scale(min_size)
     evidence = gather_evidence(frame_bgr, model, scale)
     expected_area = (median_size * blob_side_ratio * scale) ** 2
-    blobs = []  # (class index, pixel coords (N,2) x,y, posterior mean)
+    blobs = []  # (class index, mask of its bounding box, box origin, area)
     shapes = []
-    for k, mask in enumerate(die_masks(evidence, contrast_range), start=1):
+    is_die = _die_pixels(evidence, contrast_range)
+    for k, mask in enumerate(_color_masks(evidence, is_die), start=1):
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         for i in range(1, count):
             area = stats[i, cv2.CC_STAT_AREA]
@@ -172,9 +170,10 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     candidates = []
     for k, inside, origin, area in blobs:
         candidates.extend(_blob_candidates(inside, origin, area, die_area, evidence, scale, model, k))
-    # Dice that no color's mask holds whole (a washed-out face mixes colors): blobs of the
-    # all-colors mask where no candidate sits yet, colored by their pixels' most likely color.
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(any_die_mask(evidence, contrast_range), connectivity=4)
+    # Dice that no color's mask holds whole (a washed-out face mixes colors, so no color's mask
+    # alone may hold enough of it): blobs of the die pixels of every color together, cleaned
+    # alike, where no candidate sits yet, colored by their pixels' most likely color.
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(is_die.astype(np.uint8)), connectivity=4)
     found = np.array([c.center for c in candidates], np.float32).reshape(-1, 2) * scale
     spots = np.clip(np.round(found).astype(np.intp), 0, np.array(labels.shape[::-1]) - 1)
     held = np.bincount(labels[spots[:, 1], spots[:, 0]], minlength=count)  # candidates per blob
