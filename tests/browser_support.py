@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,40 @@ def open_table(browser, server: Server):
     page.goto(server.base + "/")
     page.locator('#app[data-step="lobby"]').wait_for()
     return context, page, errors
+
+
+class Tabletop:
+    """The table screen and the phones a test opens beside it, all closed when the test ends
+    (``with Tabletop(browser, server) as tabletop:``), whether it passed or not."""
+
+    def __init__(self, browser, server: Server) -> None:
+        self.browser, self.server = browser, server
+        self._stack = ExitStack()
+        context, self.page, self.errors = open_table(browser, server)
+        self._stack.callback(context.close)
+
+    def phone(self, name: str) -> Phone:
+        """A phone opened on /play, closed with the table."""
+        phone = Phone(self.browser, self.server, name)
+        self._stack.callback(phone.close)
+        return phone
+
+    def phones(self, *names: str) -> list[Phone]:
+        return [self.phone(name) for name in names]
+
+    def keep(self, context):
+        """Close another browser context (a second device, say) with the table."""
+        self._stack.callback(context.close)
+        return context
+
+    def assert_no_page_errors(self, phones: list[Phone]) -> None:
+        """No script error on any of these phones' pages, nor on the table screen's."""
+        for phone in phones:
+            assert not phone.errors, phone.errors
+        assert not self.errors, self.errors
+
+    def __enter__(self) -> "Tabletop":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._stack.close()  # phones first, the table screen last

@@ -9,7 +9,7 @@ import json
 import random
 import time
 
-from browser_support import PHONE, Phone, Server, browser, open_table, server, shot  # noqa: F401  (fixtures)
+from browser_support import PHONE, Server, Tabletop, browser, server, shot  # noqa: F401  (fixtures)
 
 GAME_DEADLINE = 150  # seconds for a whole game
 
@@ -66,10 +66,10 @@ def play_until_over(table, phones, rng, *, shots=False, deadline=GAME_DEADLINE):
 
 def test_full_tutorial_game_three_phones(browser, server):
     rng = random.Random(7)
-    tctx, table, table_errors = open_table(browser, server)
-    shot(table, "table-lobby-empty")
-    phones = [Phone(browser, server, name) for name in ("Alice", "Bob", "Carla")]
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        shot(table, "table-lobby-empty")
+        phones = tabletop.phones("Alice", "Bob", "Carla")
         for p in phones:
             p.join()
         # The lobby shows the QR code, the address and every seat with its bid-card color.
@@ -103,18 +103,14 @@ def test_full_tutorial_game_three_phones(browser, server):
         for p in phones:
             assert p.page.locator(".gameover").count() == 1
             assert not p.errors, p.errors
-        assert not table_errors, table_errors
-    finally:
-        for p in phones:
-            p.close()
-        tctx.close()
+        assert not tabletop.errors, tabletop.errors
 
 
 def test_two_player_round_makes_two_bids(browser, server):
     rng = random.Random(3)
-    tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Dora", "Ed")]
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Dora", "Ed")
         for p in phones:
             p.join()
 
@@ -170,17 +166,13 @@ def test_two_player_round_makes_two_bids(browser, server):
             # Every bid shows on the table screen, with its score.
             assert table.locator(f'.reveal .bids li:has(.name:text-is("{p.name}"))').count() == n
         assert sum(len(b) for b in reveal["bids"].values()) >= 3
-    finally:
-        for p in phones:
-            p.close()
-        tctx.close()
 
 
 def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
     rng = random.Random(5)
-    tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Gus", "Hana", "Ivo")]
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Gus", "Hana", "Ivo")
         for p in phones:
             p.join()
         start_game(table, phones)
@@ -219,22 +211,16 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
         ivo.wait_step("bid")
         ivo.bid(rng)
         table.locator(".reveal").first.wait_for()
-    finally:
-        for p in phones:
-            p.close()
-        tctx.close()
 
 
 def test_late_joiners_become_spectators(browser, server):
-    tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Jo", "Kim", "Lia", "<i>Mo</i>")]
-    extra = []
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Jo", "Kim", "Lia", "<i>Mo</i>")
         for p in phones:
             p.join()
         # A fifth phone at a full table is told so and watches.
-        ned = Phone(browser, server, "Ned")
-        extra.append(ned)
+        ned = tabletop.phone("Ned")
         ned.wait_step("join")
         ned.page.get_by_label("Your name").fill("Ned")
         ned.page.get_by_role("button", name="Join the table").click()
@@ -248,8 +234,7 @@ def test_late_joiners_become_spectators(browser, server):
         ned.page.locator(".token").first.wait_for()
         assert ned.page.locator(".players i").count() == 0
         # A phone that opens the pad after the start gets no join form: the public game only.
-        late = Phone(browser, server, "Lou")
-        extra.append(late)
+        late = tabletop.phone("Lou")
         late.wait_step("spectator")
         assert late.page.locator(".token").count() == 4
         assert late.page.locator("input").count() == 0
@@ -258,10 +243,6 @@ def test_late_joiners_become_spectators(browser, server):
         # The spectator sees no one's hand or pad: only the public counts.
         assert late.page.locator(".favor-choice, .bidpad, #roll-for-me, .hand-cards").count() == 0
         shot(late.page, "phone-spectator")
-    finally:
-        for p in phones + extra:
-            p.close()
-        tctx.close()
 
 
 def pick_first_bids(page):
@@ -273,17 +254,16 @@ def pick_first_bids(page):
 
 
 def test_lost_and_refused_actions_show_their_message(browser, server):
-    tctx, table, _ = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Max", "Nia")]
-    twin_ctx = None
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Max", "Nia")
         for p in phones:
             p.join()
         start_game(table, phones)
         max_, nia = phones
         max_.roll_for_me()
         # Max's second device (the same seat token), at the same bid pad.
-        twin_ctx = browser.new_context(**PHONE)
+        twin_ctx = tabletop.keep(browser.new_context(**PHONE))
         twin_ctx.add_init_script(f"localStorage.setItem('gd-seat-token', {json.dumps(max_.token())})")
         twin = twin_ctx.new_page()
         twin.goto(server.base + "/play")
@@ -316,18 +296,12 @@ def test_lost_and_refused_actions_show_their_message(browser, server):
         nia.roll_for_me()
         nia.bid(random.Random(2))
         table.locator(".reveal").first.wait_for()
-    finally:
-        for p in phones:
-            p.close()
-        if twin_ctx:
-            twin_ctx.close()
-        tctx.close()
 
 
 def test_host_controls_pause_adjust_undo_end(browser, server):
-    tctx, table, table_errors = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Ola", "Pim")]
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Ola", "Pim")
         for p in phones:
             p.join()
         start_game(table, phones)
@@ -368,20 +342,16 @@ def test_host_controls_pause_adjust_undo_end(browser, server):
         table.locator(".gameover").wait_for()
         ola.wait_step("finished")
         assert "nobody won" in table.locator(".gameover").text_content()
-        assert not table_errors, table_errors
-    finally:
-        for p in phones:
-            p.close()
-        tctx.close()
+        assert not tabletop.errors, tabletop.errors
 
 
 def test_server_killed_mid_round_phones_carry_on_by_themselves(browser, server):
     """A crash or power cut mid-round: started again, the game is exactly where it was, and the
     phones (never reloaded) reconnect on their own and play on."""
     rng = random.Random(3)
-    tctx, table, table_errors = open_table(browser, server)
-    phones = [Phone(browser, server, name) for name in ("Ann", "Ben")]
-    try:
+    with Tabletop(browser, server) as tabletop:
+        table = tabletop.page
+        phones = tabletop.phones("Ann", "Ben")
         for p in phones:
             p.join()
         start_game(table, phones)
@@ -411,13 +381,7 @@ def test_server_killed_mid_round_phones_carry_on_by_themselves(browser, server):
         assert server.state()["round"] >= 1 and server.state()["version"] > before[0]["version"]
         phones[0].wait_step("decide", "wait", "roll", "finished", timeout=20)
         table.locator('#conn[data-state="live"]').wait_for(timeout=20000)
-        for p in phones:
-            assert not p.errors, p.errors
-        assert not table_errors, table_errors
-    finally:
-        for p in phones:
-            p.close()
-        tctx.close()
+        tabletop.assert_no_page_errors(phones)
 
 
 def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
@@ -425,40 +389,36 @@ def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
     them; a die the camera could not read (cocked, in round 1, at Ann's seat) shows as "?" with
     what is wrong, the player taps it right, and the confirmed roll is what the engine takes."""
     demo = Server(tmp_path, camera="demo", extra=("--demo-faults", "1:cocked:0"))
-    tctx, table, table_errors = open_table(browser, demo)
-    phones = [Phone(browser, demo, name) for name in ("Ann", "Ben")]
     try:
-        for p in phones:
-            p.join()
-        start_game(table, phones)
-        ann = phones[0]
-        # The reading arrives by itself once the rendered dice settle: no button pressed.
-        ann.page.locator(".camera-problems").wait_for(timeout=60000)
-        problems = ann.page.locator(".camera-problems li").all_text_contents()
-        # a cocked die is either seen and not read, or not seen as a die at all
-        assert any(p.startswith("Ann: ") and ("could not be read" in p or "saw" in p) for p in problems), problems
-        ann.page.locator("img.crop").wait_for()
-        assert ann.page.locator(".die-btn.empty").count() >= 1
-        assert ann.page.locator("#confirm-roll").is_disabled()
-        shot(ann.page, "phone-camera-reading")
-        while ann.page.locator(".die-btn.empty").count():
-            ann.page.locator(".die-btn.empty").first.click()
-            ann.page.locator('.palette .sym-btn[data-symbol="finger"]').click()
-        shown = {
-            color: [b.get_attribute("aria-label").split(": ")[1] for b in ann.page.locator(f'.die-btn[data-color="{color}"]').all()]
-            for color in ("white", "red", "blue")
-        }
-        ann.page.locator("#confirm-roll").click()
-        ann.wait_step("bid")
-        taken = ann.state()["players"][0]["roll"]
-        assert {c: sorted(v) for c, v in taken.items()} == {c: sorted(v) for c, v in shown.items()}
-        # The table screen shows the camera's picture with what it was not sure of.
-        table.locator(".camera-slot img.camera").wait_for()
-        for p in phones:
-            assert not p.errors, p.errors
-        assert not table_errors, table_errors
+        with Tabletop(browser, demo) as tabletop:
+            table = tabletop.page
+            phones = tabletop.phones("Ann", "Ben")
+            for p in phones:
+                p.join()
+            start_game(table, phones)
+            ann = phones[0]
+            # The reading arrives by itself once the rendered dice settle: no button pressed.
+            ann.page.locator(".camera-problems").wait_for(timeout=60000)
+            problems = ann.page.locator(".camera-problems li").all_text_contents()
+            # a cocked die is either seen and not read, or not seen as a die at all
+            assert any(p.startswith("Ann: ") and ("could not be read" in p or "saw" in p) for p in problems), problems
+            ann.page.locator("img.crop").wait_for()
+            assert ann.page.locator(".die-btn.empty").count() >= 1
+            assert ann.page.locator("#confirm-roll").is_disabled()
+            shot(ann.page, "phone-camera-reading")
+            while ann.page.locator(".die-btn.empty").count():
+                ann.page.locator(".die-btn.empty").first.click()
+                ann.page.locator('.palette .sym-btn[data-symbol="finger"]').click()
+            shown = {
+                color: [b.get_attribute("aria-label").split(": ")[1] for b in ann.page.locator(f'.die-btn[data-color="{color}"]').all()]
+                for color in ("white", "red", "blue")
+            }
+            ann.page.locator("#confirm-roll").click()
+            ann.wait_step("bid")
+            taken = ann.state()["players"][0]["roll"]
+            assert {c: sorted(v) for c, v in taken.items()} == {c: sorted(v) for c, v in shown.items()}
+            # The table screen shows the camera's picture with what it was not sure of.
+            table.locator(".camera-slot img.camera").wait_for()
+            tabletop.assert_no_page_errors(phones)
     finally:
-        for p in phones:
-            p.close()
-        tctx.close()
         demo.stop()
