@@ -14,8 +14,8 @@ from .detect import Candidate, find_candidates
 from .exposure import exposure_gain
 from .plausibility import features
 from .profile import Calibration, Profile
-from .rim import rim_chroma
-from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, match
+from .rim import rim_chroma, surround_chromas
+from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, ink_share, match
 
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
 SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
@@ -28,7 +28,18 @@ RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's col
 RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the blob's center
 RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
 DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size range over the usual
+SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is read at both
+CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
+WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
+# A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
+# blob has one die's shape and size, its rim is the die color and little around it is (a piece
+# of a card of a die's color is surrounded by more card), and it carries paint (a card's back or
+# a token is plain).
+UNREAD_SHAPE = (0.78, 1.35, 0.85, 1.3)  # fill at least, aspect at most, size range over the usual
+UNREAD_RIM = 1.5  # Mahalanobis distance of the rim from its color's, at most
+UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
+UNREAD_INK = 0.2  # share of paint in the window
 
 
 @dataclass(frozen=True)
@@ -59,21 +70,34 @@ class FaceReading:
     tilt_gain: float  # how much better a cocked die's squashed face fits than an upright one
 
 
-def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, retry: bool = False) -> FaceReading:
+def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, retry: bool = False,
+              typical_size: float | None = None) -> FaceReading:
     """Match the candidate's top face against the profile's templates, refining its center;
-    with `retry`, a poor match is tried again from around the blob's center."""
+    with `retry`, a poor match is tried again from around the blob's center. `typical_size`
+    is the frame's usual face side, also tried for a blob that is smaller than a die."""
     size = candidate.side / profile.blob_side_ratio
     templates = profile.templates_for(candidate.color)
-    center, score, found = _refine(frame_bgr, candidate.center, size, templates)
+    sizes = [size]
+    if typical_size and size < (1.0 - SIZE_DOUBT) * typical_size:
+        # A blob can hold only part of a die (paint or glare split it): try the usual size too.
+        # Not for a blob bigger than usual: a cocked die's is, and one face of it fits then.
+        sizes.append(typical_size)
+    center, score, found, best_size = candidate.center, -2.0, None, size
+    for side in sizes:
+        other_center, other_score, other = _refine(frame_bgr, candidate.center, side, templates)
+        if other_score > score:
+            center, score, found, best_size = other_center, other_score, other, side
     if retry and score < RETRY_BELOW:
         # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
         # shadow or half of its face in the blob), too far for recentring to find the face:
         # start again from around it and keep the best.
-        for dx, dy in RETRY_OFFSETS:
-            start = (candidate.center[0] + dx * size, candidate.center[1] + dy * size)
-            other_center, other_score, other = _refine(frame_bgr, start, size, templates)
-            if other_score > score:
-                center, score, found = other_center, other_score, other
+        for side in sizes:
+            for dx, dy in RETRY_OFFSETS:
+                start = (candidate.center[0] + dx * side, candidate.center[1] + dy * side)
+                other_center, other_score, other = _refine(frame_bgr, start, side, templates)
+                if other_score > score:
+                    center, score, found, best_size = other_center, other_score, other, side
+    size = best_size
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
@@ -91,7 +115,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     rim is out of the frame). `gain` is the frame's exposure gain; `typical_size` the frame's
     usual face side, for a blob that holds only a die's washed-out face and so looks small.
     """
-    reading = read_face(frame_bgr, candidate, profile)
+    reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
     rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain)
     if rim is None:
         return candidate, reading, None
@@ -104,7 +128,8 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         side = typical_size * profile.blob_side_ratio if small else candidate.side
         candidate = dataclasses.replace(candidate, color=best, side=side)
         # The blob's centroid was placed by the wrong color's pixels: start again around it too.
-        reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size))
+        reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size),
+                            typical_size=typical_size)
         rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain) or rim
     return candidate, reading, rim.get(candidate.color, 0.0)
 
@@ -119,10 +144,16 @@ def _die_shaped(candidate: Candidate, profile: Profile, typical_size: float | No
 
 
 def typical_face_size(candidates: list[Candidate], profile: Profile) -> float | None:
-    """The frame's usual face side: the median over candidates of a plausible die size."""
-    sizes = [c.side / profile.blob_side_ratio for c in candidates]
-    sizes = [s for s in sizes if SIZE_SLACK[0] * profile.die_sizes[0] <= s <= SIZE_SLACK[1] * profile.die_sizes[2]]
-    return float(np.median(sizes)) if len(sizes) >= 3 else None
+    """The frame's usual face side: the median of a plausible die size over the candidates
+    shaped like one whole die (square, well filled), else over all of them; blobs of part of a
+    die (a face split by its paint, a side in shade) are many on a busy table and too small."""
+    low, high = SIZE_SLACK[0] * profile.die_sizes[0], SIZE_SLACK[1] * profile.die_sizes[2]
+    sized = [(c, c.side / profile.blob_side_ratio) for c in candidates]
+    sized = [(c, s) for c, s in sized if low <= s <= high]
+    whole = [s for c, s in sized if c.fill >= WHOLE_DIE[0] and c.aspect <= WHOLE_DIE[1]]
+    if len(whole) >= 2:
+        return float(np.median(whole))
+    return float(np.median([s for _, s in sized])) if len(sized) >= 3 else None
 
 
 def _rim_probabilities(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
@@ -219,7 +250,12 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         blob_color = candidate.color
         candidate, reading, rim = read_candidate(frame_bgr, candidate, profile, gain, typical)
         plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
-        if plausible < 0.5:
+        if plausible < 0.5 and (symbol_confidence(reading, profile.calibration) or 0.0) < CLEAR_FACE:
+            # A face that reads clearly is a die, however its blob is shaped; a die-colored,
+            # painted, one-die blob is a die we cannot read.
+            unread = unread_die(frame_bgr, candidate, profile, gain, typical)
+            if unread is not None:
+                found.append((0.0, unread))
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         # The blob's color and the rim's are two witnesses: when they agree the surer one
@@ -229,6 +265,29 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
     return _one_per_place(found)
+
+
+def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
+               typical_size: float | None) -> Die | None:
+    """The candidate as a die whose symbol cannot be read (see UNREAD_*), or None."""
+    if not typical_size or profile.rim_colors is None:
+        return None
+    fill, aspect, low, high = UNREAD_SHAPE
+    if candidate.fill < fill or candidate.aspect > aspect or \
+            not low <= candidate.side / profile.blob_side_ratio / typical_size <= high:
+        return None
+    rim = rim_chroma(frame_bgr, candidate.center, typical_size, gain)
+    surround = surround_chromas(frame_bgr, candidate.center, typical_size, gain)
+    if rim is None or surround is None or profile.rim_colors.distances(rim, candidate.color) > UNREAD_RIM:
+        return None
+    if np.mean(profile.rim_colors.distances(surround, candidate.color) < UNREAD_NEAR) > UNREAD_SURROUND:
+        return None
+    angle = face_angle(frame_bgr, candidate.center, typical_size)
+    window = face_window(frame_bgr, candidate.center, typical_size, angle)
+    if ink_share(ink_map(window)) < UNREAD_INK:
+        return None
+    return Die(candidate.color, None, (float(candidate.center[0]), float(candidate.center[1])), float(typical_size),
+               NULL_SYMBOL_CONFIDENCE)
 
 
 def _one_per_place(found: list[tuple[float, Die]]) -> list[Die]:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 BAND = (0.42, 0.58)  # inner and outer radius of the rim band, in face sides
+SURROUND = (0.95, 1.15)  # the ring just outside a die's outline, seen from above
 COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
 MIN_SPREAD = 3.0  # floor on a color's chroma spread (Lab units), so few samples do not overfit
 MIN_PIXELS = 12
@@ -32,7 +33,25 @@ def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
 
     `gain` is the frame's exposure gain (`vision.exposure`), applied to the band's pixels only.
     """
-    dy, dx = _band_offsets(int(round(size)))
+    band = _band_chroma(frame_bgr, center, size, gain, BAND)
+    if band is None:
+        return None
+    chroma = band[:, 0] ** 2 + band[:, 1] ** 2
+    keep = max(1, int(len(band) * COLORFUL_SHARE))
+    colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
+    return np.median(colorful, axis=0)
+
+
+def surround_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                     gain: float = 1.0) -> np.ndarray | None:
+    """The (a, b) chroma of each pixel (sampled) of the ring just outside a die's outline,
+    (N, 2), or None when too little of the ring lies in the frame."""
+    return _band_chroma(frame_bgr, center, size, gain, SURROUND)
+
+
+def _band_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float, gain: float,
+                 band: tuple[float, float]) -> np.ndarray | None:
+    dy, dx = _band_offsets(int(round(size)), band)
     ys, xs = dy + int(round(center[1])), dx + int(round(center[0]))
     height, width = frame_bgr.shape[:2]
     inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
@@ -41,29 +60,27 @@ def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     pixels = frame_bgr[ys[inside], xs[inside]][:, None, :]
     if gain != 1.0:
         pixels = cv2.convertScaleAbs(pixels, alpha=gain)
-    band = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
-    chroma = band[:, 0] ** 2 + band[:, 1] ** 2
-    keep = max(1, int(len(band) * COLORFUL_SHARE))
-    colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
-    return np.median(colorful, axis=0)
+    return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
 
 
-_OFFSETS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+_OFFSETS: dict[tuple[int, tuple[float, float]], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _band_offsets(size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel offsets (dy, dx) of the rim band around a die's center, per face side in pixels."""
-    if size not in _OFFSETS:
+def _band_offsets(size: int, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel offsets (dy, dx) of a band (inner and outer radius in face sides) around a die's
+    center, for a face side of `size` pixels."""
+    key = (size, band)
+    if key not in _OFFSETS:
         if len(_OFFSETS) > 256:
             _OFFSETS.clear()
-        reach = int(math.ceil(BAND[1] * size))
+        reach = int(math.ceil(band[1] * size))
         dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
         radius = np.hypot(dy, dx) / max(size, 1)
-        band = (radius >= BAND[0]) & (radius < BAND[1])
-        dy, dx = dy[band], dx[band]
+        inside = (radius >= band[0]) & (radius < band[1])
+        dy, dx = dy[inside], dx[inside]
         step = max(1, len(dy) // MAX_BAND_PIXELS)  # a big die's band holds far more than needed
-        _OFFSETS[size] = (dy[::step], dx[::step])
-    return _OFFSETS[size]
+        _OFFSETS[key] = (dy[::step], dx[::step])
+    return _OFFSETS[key]
 
 
 @dataclass(frozen=True)
@@ -98,6 +115,17 @@ class RimColors:
         weights = [math.exp(v - top) for v in log_likelihoods]
         total = sum(weights)
         return {c: w / total for c, w in zip(self.colors, weights)}
+
+    def distances(self, chromas: np.ndarray, color: str) -> np.ndarray:
+        """Mahalanobis distance of each chroma ((N, 2) or (2,)) from a color's taught rim
+        chroma (inf for a color not taught)."""
+        chromas = np.asarray(chromas, np.float64)
+        if color not in self.colors:
+            return np.full(chromas.shape[:-1], math.inf)
+        index = self.colors.index(color)
+        offset = chromas - self.means[index]
+        squared = np.einsum("...i,ij,...j->...", offset, np.linalg.inv(self.covariances[index]), offset)
+        return np.sqrt(np.maximum(squared, 0.0))
 
     def to_json(self) -> dict:
         return {"colors": list(self.colors), "means": self.means.round(3).tolist(),

@@ -60,6 +60,20 @@ def ink_map(window_bgr: np.ndarray) -> np.ndarray:
     return np.sqrt((difference * difference).sum(axis=-1)).astype(np.float32)
 
 
+INK_LEVEL = 40.0  # color distance (BGR) below which a window holds no paint at all
+INK_SHARE_OF_PEAK = 0.25  # a pixel this far toward the window's strongest paint counts as paint
+
+
+def ink_share(ink: np.ndarray) -> float:
+    """Share of an ink map's inner part (see `inner`) that is paint: near 0 for a plain patch
+    (a card's back, a token), a few tenths for a face with a symbol, or two faces' halves."""
+    middle = inner(ink)
+    peak = float(np.percentile(middle, 99))
+    if peak < INK_LEVEL:
+        return 0.0
+    return float(np.count_nonzero(middle > INK_SHARE_OF_PEAK * peak)) / middle.size
+
+
 def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
     """WINDOW_PX square crop around `center`, rotated by `angle` and scaled so the face is
     FACE_PX wide (float32, same channels as `image`)."""
