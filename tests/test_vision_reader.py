@@ -12,6 +12,7 @@ from vision.detect import Candidate
 from vision.labels import load_labelled
 from vision.profile import Profile
 from vision.reader import read_face, read_frame, typical_face_size
+from vision.scoring import score_image
 from vision.teach import teach
 
 PHOTOREAL = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "photoreal-c"
@@ -65,3 +66,21 @@ def test_a_face_that_reads_clearly_is_a_die_whatever_its_blob_looks_like() -> No
     label = next(d for d in labels["dice"] if d["color"] == "white" and d["symbol"] == "cocktail")
     near = [d for d in read_frame(image, _profile()) if math.dist(d.center, label["center"]) < label["size"] / 2]
     assert [(d.color, d.symbol) for d in near] == [("white", "cocktail")] and near[0].confidence > 0.5
+
+
+def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones() -> None:
+    # A wide view: the dice near the frame's right edge show the camera a side as well as their
+    # top, so their blobs are bigger than their faces; read at the blob's size, three of them
+    # fit no face well enough to be sure.
+    image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_019.jpg"))
+    score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
+    assert score.read == score.dice and score.errors == 0 and score.flagged == 0, score
+
+
+def test_a_cocked_die_s_bigger_blob_is_not_read_again_as_a_slanted_flat_die() -> None:
+    # This blue die leans on an edge; its blob is bigger than the other dice's faces, as a die
+    # seen from a slant is, but its second face lies away from the frame's middle: read at the
+    # usual face size one of its faces would fit a gun, and it must stay unread.
+    image, labels = load_labelled(str(PHOTOREAL / "cocked" / "c_test_002.jpg"))
+    score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
+    assert score.cocked == 1 and score.cocked_ok == 1 and score.wrong == 0, score

@@ -31,6 +31,8 @@ DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size rang
 SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is read at both
 CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
 WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
+REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
+SIDE_TOWARD_MIDDLE = 0.85  # cosine between a blob's extra and the way to the frame's middle
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 # A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
 # blob has one die's shape and size, its rim is the die color and little around it is (a piece
@@ -243,16 +245,16 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
     typical = typical_face_size(candidates, profile)
-    found = []  # (best symbol score, die)
+    looked = []  # (blob color, candidate, reading, rim)
     for candidate in candidates:
         if not could_be_die(candidate, profile):
             continue  # reading the face is the costly part: skip blobs no face could redeem
-        blob_color = candidate.color
-        candidate, reading, rim = read_candidate(frame_bgr, candidate, profile, gain, typical)
-        plausible = profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile))
-        if plausible < 0.5 and (symbol_confidence(reading, profile.calibration) or 0.0) < CLEAR_FACE:
-            # A face that reads clearly is a die, however its blob is shaped; a die-colored,
-            # painted, one-die blob is a die we cannot read.
+        looked.append((candidate.color, *read_candidate(frame_bgr, candidate, profile, gain, typical)))
+    looked = _reread_doubtful(frame_bgr, looked, profile)
+    found = []  # (best symbol score, die)
+    for blob_color, candidate, reading, rim in looked:
+        if not _plausible(candidate, reading, profile):
+            # A die-colored, painted, one-die blob is a die we cannot read.
             unread = unread_die(frame_bgr, candidate, profile, gain, typical)
             if unread is not None:
                 found.append((0.0, unread))
@@ -265,6 +267,48 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
     return _one_per_place(found)
+
+
+def _plausible(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
+    """Whether the die-or-not model takes the blob for a die; a face that reads clearly is a
+    die, however its blob is shaped."""
+    if profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile)) >= 0.5:
+        return True
+    return (symbol_confidence(reading, profile.calibration) or 0.0) >= CLEAR_FACE
+
+
+def _sure(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
+    symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
+    return symbol is not None and confidence >= 0.5 and _plausible(candidate, reading, profile)
+
+
+def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> list:
+    """Read doubtful faces again at the face size of the dice read surely.
+
+    Seen from a slant (a wide lens, a die far from the middle of the frame), a die's blob takes
+    in the side it shows the camera as well as its top face, and its face window is then too
+    big to fit. The dice read surely tell the frame's face size. A new reading counts only when
+    the blob's extra lies toward the middle of the frame from the face, where perspective
+    shows a die's side; a cocked die's second face lies any way it fell.
+    """
+    sizes = [entry[2].size for entry in looked if _sure(entry[1], entry[2], profile)]
+    if len(sizes) < 2:
+        return looked
+    usual = float(np.median(sizes))
+    middle = np.array([frame_bgr.shape[1] - 1, frame_bgr.shape[0] - 1], np.float64) / 2.0
+    looked = list(looked)
+    for i, (blob_color, candidate, reading, rim) in enumerate(looked):
+        if _sure(candidate, reading, profile) or candidate.aspect > WHOLE_DIE[1] or \
+                not REREAD_RANGE[0] <= reading.size / usual <= REREAD_RANGE[1]:
+            continue
+        scaled = dataclasses.replace(candidate, side=candidate.side * usual / reading.size)
+        again = read_face(frame_bgr, scaled, profile)
+        extra = np.subtract(candidate.center, again.center)
+        inward = middle - np.array(again.center)
+        toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
+        if again.best_score > reading.best_score and toward >= SIDE_TOWARD_MIDDLE:
+            looked[i] = (blob_color, scaled, again, rim)
+    return looked
 
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
