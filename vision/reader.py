@@ -32,6 +32,7 @@ SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is
 CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
 WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
 REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
+SMALLER_RANGE = (0.5, 0.9)  # or this much smaller (a blob of part of a die)
 SIDE_TOWARD_MIDDLE = 0.85  # cosine between a blob's extra and the way to the frame's middle
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 # A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
@@ -285,9 +286,10 @@ def _sure(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
 def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> list:
     """Read doubtful faces again at the face size of the dice read surely.
 
-    Seen from a slant (a wide lens, a die far from the middle of the frame), a die's blob takes
-    in the side it shows the camera as well as its top face, and its face window is then too
-    big to fit. The dice read surely tell the frame's face size. A new reading counts only when
+    A blob that holds only part of a die (paint or glare split it) makes a face window too
+    small; seen from a slant (a wide lens, a die far from the middle of the frame), a die's
+    blob takes in the side it shows the camera as well, and its window is too big. The dice
+    read surely tell the frame's face size. For a bigger blob, the new reading counts only when
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
@@ -298,16 +300,23 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> l
     middle = np.array([frame_bgr.shape[1] - 1, frame_bgr.shape[0] - 1], np.float64) / 2.0
     looked = list(looked)
     for i, (blob_color, candidate, reading, rim) in enumerate(looked):
-        if _sure(candidate, reading, profile) or candidate.aspect > WHOLE_DIE[1] or \
-                not REREAD_RANGE[0] <= reading.size / usual <= REREAD_RANGE[1]:
+        if _sure(candidate, reading, profile):
             continue
-        scaled = dataclasses.replace(candidate, side=candidate.side * usual / reading.size)
+        ratio = reading.size / usual
+        smaller = SMALLER_RANGE[0] <= ratio <= SMALLER_RANGE[1]
+        if not smaller and (candidate.aspect > WHOLE_DIE[1] or not REREAD_RANGE[0] <= ratio <= REREAD_RANGE[1]):
+            continue
+        scaled = dataclasses.replace(candidate, side=candidate.side / ratio)
         again = read_face(frame_bgr, scaled, profile)
-        extra = np.subtract(candidate.center, again.center)
-        inward = middle - np.array(again.center)
-        toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
-        if again.best_score > reading.best_score and toward >= SIDE_TOWARD_MIDDLE:
-            looked[i] = (blob_color, scaled, again, rim)
+        if again.best_score <= reading.best_score:
+            continue
+        if not smaller:
+            extra = np.subtract(candidate.center, again.center)
+            inward = middle - np.array(again.center)
+            toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
+            if toward < SIDE_TOWARD_MIDDLE:
+                continue
+        looked[i] = (blob_color, scaled, again, rim)
     return looked
 
 
