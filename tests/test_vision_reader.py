@@ -8,10 +8,13 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
+
 from vision.detect import Candidate
+from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.profile import Profile
-from vision.reader import read_face, read_frame, typical_face_size
+from vision.reader import FOREIGN_RIM, read_candidate, read_face, read_frame, typical_face_size
 from vision.scoring import score_image
 from vision.teach import teach
 
@@ -92,3 +95,24 @@ def test_a_die_whose_blob_is_a_piece_of_it_is_read_at_the_face_size_of_the_sure_
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_017.jpg"))
     score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
     assert score.missed == 0 and score.phantoms == 0 and score.flagged == 0, score
+
+
+def test_table_art_whose_rim_is_no_die_color_is_no_die() -> None:
+    # A crop of c_test_009: "1929" printed in yellow on dark red cloth. Read as a white die, the
+    # "9" fits a gun template well; its rim is far from every color this box's dice have.
+    art = cv2.imread(str(PHOTOREAL / "more" / "c_test_009_table_art.png"))
+    profile = _profile()
+    candidate = Candidate("white", (150.0, 150.0), profile.die_sizes[1] * profile.blob_side_ratio, 0.9, 0.8, 1.1)
+    look = read_candidate(art, candidate, profile, gain=1.0)
+    assert look.reading.best_score > 0.6
+    assert look.rim_distance is not None and look.rim_distance > FOREIGN_RIM
+    # Every labelled die of the photo-like test images has a rim well within the bar.
+    for path in sorted(glob.glob(str(PHOTOREAL / "test" / "*.jpg"))):
+        image, labels = load_labelled(path)
+        gain = exposure_gain(image)
+        for die in labels["dice"]:
+            if die["symbol"] is None:
+                continue
+            side = die["size"] * profile.blob_side_ratio
+            look = read_candidate(image, Candidate(die["color"], tuple(die["center"]), side, 0.95, 0.9, 1.05), profile, gain)
+            assert look.rim_distance is not None and look.rim_distance < FOREIGN_RIM / 2, (path, die)

@@ -33,6 +33,7 @@ CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
 WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
 REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
 SMALLER_RANGE = (0.5, 0.9)  # or this much smaller (a blob of part of a die)
+FOREIGN_RIM = 6.0  # a rim this far (Mahalanobis) from its color's is no die (dice: under 4.5)
 SIDE_TOWARD_MIDDLE = 0.85  # cosine between a blob's extra and the way to the frame's middle
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 # A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
@@ -109,22 +110,39 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ret
     return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0])
 
 
+@dataclass(frozen=True)
+class Look:
+    """One blob as the reader saw it: its color as detected, the candidate as read (perhaps
+    recolored by its rim), the face reading, and what the rim said of the candidate's color:
+    its probability among the taught colors and its distance (Mahalanobis) from that color's
+    taught rim chroma (both None when the profile has no rim colors or the rim is out of the
+    frame)."""
+
+    blob_color: str
+    candidate: Candidate
+    reading: FaceReading
+    rim: float | None
+    rim_distance: float | None
+
+
 def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
-                   typical_size: float | None = None) -> tuple[Candidate, FaceReading, float | None]:
+                   typical_size: float | None = None) -> Look:
     """Read a candidate's face, then check its color on the rim of the face found (see
     `vision.rim`): a blob colored by a washed-out face is recolored and read again with its
-    own color's templates. Returns the candidate (recolored or not), its face reading and the
-    rim's probability of the candidate's color (None when the profile has no rim colors or the
-    rim is out of the frame). `gain` is the frame's exposure gain; `typical_size` the frame's
+    own color's templates. `gain` is the frame's exposure gain; `typical_size` the frame's
     usual face side, for a blob that holds only a die's washed-out face and so looks small.
     """
+    blob_color = candidate.color
     reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
-    rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain)
-    if rim is None:
-        return candidate, reading, None
+    chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
+    if chroma is None:
+        return Look(blob_color, candidate, reading, None, None)
+    rim = profile.rim_colors.probabilities(chroma)
     small = bool(typical_size) and reading.size < SMALL_BLOB * typical_size
     if small and max(rim, key=rim.get) == candidate.color:
-        rim = _rim_probabilities(frame_bgr, reading.center, typical_size, profile, gain) or rim
+        wider = _rim(frame_bgr, reading.center, typical_size, profile, gain)
+        if wider is not None:
+            chroma, rim = wider, profile.rim_colors.probabilities(wider)
     best = max(rim, key=rim.get)
     if best != candidate.color and rim[best] >= RECOLOR_PROBABILITY:
         # A washed-out face alone makes a small blob: read it at the frame's usual die size.
@@ -133,8 +151,11 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         # The blob's centroid was placed by the wrong color's pixels: start again around it too.
         reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size),
                             typical_size=typical_size)
-        rim = _rim_probabilities(frame_bgr, reading.center, reading.size, profile, gain) or rim
-    return candidate, reading, rim.get(candidate.color, 0.0)
+        again = _rim(frame_bgr, reading.center, reading.size, profile, gain)
+        if again is not None:
+            chroma, rim = again, profile.rim_colors.probabilities(again)
+    return Look(blob_color, candidate, reading, rim.get(candidate.color, 0.0),
+                float(profile.rim_colors.distances(chroma, candidate.color)))
 
 
 def _die_shaped(candidate: Candidate, profile: Profile, typical_size: float | None) -> bool:
@@ -159,12 +180,10 @@ def typical_face_size(candidates: list[Candidate], profile: Profile) -> float | 
     return float(np.median([s for _, s in sized])) if len(sized) >= 3 else None
 
 
-def _rim_probabilities(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
-                       gain: float) -> dict[str, float] | None:
-    if profile.rim_colors is None:
-        return None
-    chroma = rim_chroma(frame_bgr, center, size, gain)
-    return None if chroma is None else profile.rim_colors.probabilities(chroma)
+def _rim(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
+         gain: float) -> np.ndarray | None:
+    """The rim chroma of the face at `center`, or None (no rim colors taught, out of frame)."""
+    return None if profile.rim_colors is None else rim_chroma(frame_bgr, center, size, gain)
 
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -246,14 +265,14 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
     typical = typical_face_size(candidates, profile)
-    looked = []  # (blob color, candidate, reading, rim)
-    for candidate in candidates:
-        if not could_be_die(candidate, profile):
-            continue  # reading the face is the costly part: skip blobs no face could redeem
-        looked.append((candidate.color, *read_candidate(frame_bgr, candidate, profile, gain, typical)))
+    looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
+              if could_be_die(candidate, profile)]  # reading faces is costly: skip blobs none could redeem
     looked = _reread_doubtful(frame_bgr, looked, profile)
     found = []  # (best symbol score, die)
-    for blob_color, candidate, reading, rim in looked:
+    for look in looked:
+        candidate, reading, rim = look.candidate, look.reading, look.rim
+        if look.rim_distance is not None and look.rim_distance > FOREIGN_RIM:
+            continue  # no die of this box has a rim of that color: table art, a token
         if not _plausible(candidate, reading, profile):
             # A die-colored, painted, one-die blob is a die we cannot read.
             unread = unread_die(frame_bgr, candidate, profile, gain, typical)
@@ -263,7 +282,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
-        colored = color_confidence(candidate, profile.calibration) if candidate.color == blob_color else 0.0
+        colored = color_confidence(candidate, profile.calibration) if candidate.color == look.blob_color else 0.0
         confidence = min(confidence, colored if rim is None else max(colored, rim))
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
@@ -283,7 +302,7 @@ def _sure(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
     return symbol is not None and confidence >= 0.5 and _plausible(candidate, reading, profile)
 
 
-def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> list:
+def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile) -> list[Look]:
     """Read doubtful faces again at the face size of the dice read surely.
 
     A blob that holds only part of a die (paint or glare split it) makes a face window too
@@ -293,13 +312,14 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> l
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
-    sizes = [entry[2].size for entry in looked if _sure(entry[1], entry[2], profile)]
+    sizes = [look.reading.size for look in looked if _sure(look.candidate, look.reading, profile)]
     if len(sizes) < 2:
         return looked
     usual = float(np.median(sizes))
     middle = np.array([frame_bgr.shape[1] - 1, frame_bgr.shape[0] - 1], np.float64) / 2.0
     looked = list(looked)
-    for i, (blob_color, candidate, reading, rim) in enumerate(looked):
+    for i, look in enumerate(looked):
+        candidate, reading = look.candidate, look.reading
         if _sure(candidate, reading, profile):
             continue
         ratio = reading.size / usual
@@ -316,7 +336,7 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list, profile: Profile) -> l
             toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
             if toward < SIDE_TOWARD_MIDDLE:
                 continue
-        looked[i] = (blob_color, scaled, again, rim)
+        looked[i] = dataclasses.replace(look, candidate=scaled, reading=again)
     return looked
 
 

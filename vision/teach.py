@@ -258,8 +258,8 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
                                      profile.blob_side_ratio, profile.contrast_range)
         typical = typical_face_size(candidates, profile)
         for candidate in candidates:
-            blob_color = candidate.color
-            candidate, reading, _ = read_candidate(scene.image, candidate, partial, gain, typical)
+            look = read_candidate(scene.image, candidate, partial, gain, typical)
+            candidate, reading, blob_color = look.candidate, look.reading, look.blob_color
             label = _nearest(scene.dice, reading.center, reading.size)
             detected.append((reading, label))
             xs.append(candidate_features(candidate, reading, partial))
