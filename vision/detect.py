@@ -20,6 +20,9 @@ DETECT_SIDE_PX = 20.0  # die side at detection scale, for the smallest taught di
 MAX_DICE_PER_BLOB = 6  # a bigger same-colored blob is a card or a mat, not a heap of dice
 OPEN_SHARE = 0.35  # opening disc diameter, in die sides
 MIN_BLOB_SHARE = 0.35
+# On a plain table the contrast ramp starts at this many times the frame's median contrast
+# (mostly the table's own), but not below the floor (shadows and felt fluff stay table).
+PLAIN_TABLE_FACTOR, PLAIN_TABLE_FLOOR = 4.0, 40.0
 MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and this long is two  # blobs smaller than this share of a die are specks, ink, or noise
 
 
@@ -111,13 +114,23 @@ def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
 
 def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
     table = evidence.table
-    low, high = contrast_range
+    low, high = _frame_contrast_range(evidence.contrast, contrast_range)
     standing_out = np.clip((evidence.contrast - low) / max(high - low, 1e-3), 0.0, 1.0)
     # Whatever the color model says, a pixel that looks like the table around it is table:
     # this keeps an untaught tablecloth, or table art in a die color, from becoming dice.
     unlike_table = np.clip(evidence.contrast / max(low, 1e-3) * 2.0 - 1.0, 0.0, 1.0)
     die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995)) * unlike_table
     return die_evidence > 0.5
+
+
+def _frame_contrast_range(contrast: np.ndarray, taught: tuple[float, float]) -> tuple[float, float]:
+    """The taught contrast ramp, lowered on a plain table: where the table hardly varies (felt,
+    laminate), a die of nearly the table's color still stands out from it more than the table
+    does from itself."""
+    low, high = taught
+    plain = float(np.median(contrast[::4, ::4])) * PLAIN_TABLE_FACTOR
+    frame_low = min(low, max(plain, PLAIN_TABLE_FLOOR))
+    return frame_low, frame_low + (high - low) * frame_low / max(low, 1e-3)
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:

@@ -1,0 +1,38 @@
+"""Finding dice on tables that look like them (see `vision.detect`)."""
+
+from __future__ import annotations
+
+import glob
+import math
+from pathlib import Path
+
+import numpy as np
+
+from vision.detect import PLAIN_TABLE_FLOOR, _frame_contrast_range
+from vision.labels import load_labelled
+from vision.reader import read_frame
+from vision.render import random_scene, render
+from vision.teach import teach
+
+CLASSIC = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "classic"
+
+
+def test_the_contrast_ramp_is_lowered_on_a_plain_table_only() -> None:
+    taught = (70.0, 120.0)
+    plain = np.full((100, 100), 4.0, np.float32)  # felt: the table hardly differs from itself
+    low, high = _frame_contrast_range(plain, taught)
+    assert low == PLAIN_TABLE_FLOOR and abs((high - low) / low - (120.0 - 70.0) / 70.0) < 1e-6
+    busy = np.full((100, 100), 40.0, np.float32)  # gingham: it differs a lot
+    assert _frame_contrast_range(busy, taught) == taught
+
+
+def test_blue_dice_on_plain_blue_felt_are_found() -> None:
+    profile = teach([load_labelled(p) for p in sorted(glob.glob(str(CLASSIC / "teach" / "*.jpg")))])
+    scene = random_scene(24, style="classic")
+    assert scene.table == "felt_blue"
+    image, labels = render(scene)
+    blue = [die for die in labels["dice"] if die["color"] == "blue"]
+    assert len(blue) >= 4
+    dice = read_frame(image, profile)
+    for die in blue:
+        assert any(math.dist(d.center, die["center"]) < die["size"] / 2 and d.color == "blue" for d in dice), die
