@@ -94,7 +94,8 @@ def test_a_die_whose_blob_is_a_piece_of_it_is_read_at_the_face_size_of_the_sure_
     # face is left unread and the other fits no template well enough to count as a die.
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_017.jpg"))
     score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
-    assert score.missed == 0 and score.phantoms == 0 and score.flagged == 0, score
+    # Only the scene's cocked die may be asked of the player.
+    assert score.missed == 0 and score.phantoms == 0 and score.flagged <= score.cocked, score
 
 
 def test_table_art_whose_rim_is_no_die_color_is_no_die() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -33,8 +34,13 @@ class Plausibility:
     bias: float
 
     def probability(self, x: np.ndarray) -> float:
-        z = (x - np.array(self.mean)) / np.array(self.scale)
-        return float(1.0 / (1.0 + math.exp(-float(np.clip(z @ np.array(self.weights) + self.bias, -30, 30)))))
+        mean, scale, weights = self._arrays
+        logit = float(((x - mean) / scale) @ weights) + self.bias
+        return 1.0 / (1.0 + math.exp(-min(max(logit, -30.0), 30.0)))
+
+    @cached_property
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return np.array(self.mean), np.array(self.scale), np.array(self.weights)
 
     @staticmethod
     def fit(x: np.ndarray, is_die: np.ndarray, l2: float = 0.05, steps: int = 800) -> "Plausibility":

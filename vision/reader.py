@@ -200,9 +200,12 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found
         # the best shift, from face pixels in the rotated window back to image pixels
-        rotation = cv2.getRotationMatrix2D((0.0, 0.0), angle, FACE_PX / size)
-        offset = np.linalg.solve(rotation[:, :2], np.array(found.shift))
-        center = (center[0] + float(offset[0]), center[1] + float(offset[1]))
+        # The window is the image turned by `angle` and scaled by FACE_PX / size: undo both.
+        turn = math.radians(angle)
+        dx, dy = found.shift
+        back = size / FACE_PX
+        offset = (back * (math.cos(turn) * dx - math.sin(turn) * dy), back * (math.sin(turn) * dx + math.cos(turn) * dy))
+        center = (center[0] + offset[0], center[1] + offset[1])
         reading_center = center
         if math.hypot(*found.shift) < 2.5:
             break  # the window was centered on the face already

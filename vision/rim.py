@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -24,7 +25,7 @@ SURROUND = (0.95, 1.15)  # the ring just outside a die's outline, seen from abov
 COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
 MIN_SPREAD = 3.0  # floor on a color's chroma spread (Lab units), so few samples do not overfit
 MIN_PIXELS = 12
-MAX_BAND_PIXELS = 1500
+MAX_BAND_PIXELS = 600
 
 
 def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -106,11 +107,9 @@ class RimColors:
 
     def probabilities(self, chroma: np.ndarray) -> dict[str, float]:
         """Posterior of each color for one rim chroma (equal priors)."""
-        log_likelihoods = []
-        for mean, covariance in zip(self.means, self.covariances):
-            offset = chroma - mean
-            log_likelihoods.append(-0.5 * float(offset @ np.linalg.solve(covariance, offset))
-                                   - 0.5 * math.log(float(np.linalg.det(covariance))))
+        offsets = chroma - self.means
+        squared = np.einsum("ki,kij,kj->k", offsets, self._inverses, offsets)
+        log_likelihoods = (-0.5 * squared - 0.5 * self._log_determinants).tolist()
         top = max(log_likelihoods)
         weights = [math.exp(v - top) for v in log_likelihoods]
         total = sum(weights)
@@ -124,8 +123,16 @@ class RimColors:
             return np.full(chromas.shape[:-1], math.inf)
         index = self.colors.index(color)
         offset = chromas - self.means[index]
-        squared = np.einsum("...i,ij,...j->...", offset, np.linalg.inv(self.covariances[index]), offset)
+        squared = np.einsum("...i,ij,...j->...", offset, self._inverses[index], offset)
         return np.sqrt(np.maximum(squared, 0.0))
+
+    @cached_property
+    def _inverses(self) -> np.ndarray:
+        return np.linalg.inv(self.covariances)
+
+    @cached_property
+    def _log_determinants(self) -> np.ndarray:
+        return np.log(np.linalg.det(self.covariances))
 
     def to_json(self) -> dict:
         return {"colors": list(self.colors), "means": self.means.round(3).tolist(),

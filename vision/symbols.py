@@ -30,15 +30,24 @@ def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) 
     averaged, weighted by squared magnitude, over a ring where the face edges and the cube's
     outline are, leaving out most of the symbol inside.
     """
-    span = 1.5 * size
-    crop = cv2.getRectSubPix(frame_bgr, (int(span) + 1, int(span) + 1), center)
+    span = int(1.5 * size) + 1
+    x0, y0 = int(round(center[0] - span / 2.0)), int(round(center[1] - span / 2.0))
+    height, width = frame_bgr.shape[:2]
+    if 0 <= x0 and 0 <= y0 and x0 + span <= width and y0 + span <= height:
+        crop = frame_bgr[y0:y0 + span, x0:x0 + span]  # a whole-pixel crop is plenty for an angle
+    else:
+        crop = cv2.getRectSubPix(frame_bgr, (span, span), center)  # off the frame's edge: replicate
     crop = cv2.resize(crop, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA)
     crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
-    weight = (gx * gx + gy * gy) * _ring_mask()
-    angle4 = 4.0 * np.arctan2(gy, gx)
-    total = complex(float((weight * np.cos(angle4)).sum()), float((weight * np.sin(angle4)).sum()))
+    # Each gradient z = gx + i gy as |z|^2 e^(4i theta) = z^4 / |z|^2: four times its angle,
+    # weighted by squared magnitude, without trigonometry.
+    ring = _ring_mask()
+    magnitude = gx * gx + gy * gy
+    real2, imag2 = gx * gx - gy * gy, 2.0 * gx * gy  # z^2
+    scale = ring / np.maximum(magnitude, 1e-12)
+    total = complex(float(((real2 * real2 - imag2 * imag2) * scale).sum()), float((2.0 * real2 * imag2 * scale).sum()))
     return float(np.degrees(np.angle(total)) / 4.0)
 
 
@@ -130,9 +139,11 @@ class Match:
     patch: np.ndarray  # the window part that matched best, turned like the template
 
 
-def _bank(templates: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, list[str], list[int]]:
+def _bank(templates: list[tuple[str, np.ndarray]]
+          ) -> tuple[np.ndarray, list[str], list[int], list[tuple[str, np.ndarray]]]:
     """All templates at the 4 quarter turns as matrix columns, with each column's symbol and
-    turn. Turning the few templates is cheaper than turning every window."""
+    turn, and each symbol's columns. Turning the few templates is cheaper than turning every
+    window."""
     key = tuple(id(t) for _, t in templates)
     cached = _BANKS.get(key)
     if cached is not None and not all(a is b for (_, a), b in zip(templates, cached[3])):
@@ -144,14 +155,16 @@ def _bank(templates: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, list[str
                 columns.append(np.rot90(template, -turn).ravel())
                 symbols.append(symbol)
                 turns.append(turn)
-        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates])
+        names = list(dict.fromkeys(symbols))
+        groups = [(name, np.array([i for i, s in enumerate(symbols) if s == name])) for name in names]
+        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates], groups)
         if len(_BANKS) > 32:
             _BANKS.clear()
         _BANKS[key] = cached
-    return cached[0], cached[1], cached[2]
+    return cached[0], cached[1], cached[2], cached[4]
 
 
-_BANKS: dict[tuple[int, ...], tuple[np.ndarray, list[str], list[int], list[np.ndarray]]] = {}
+_BANKS: dict[tuple[int, ...], tuple] = {}
 
 
 def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
@@ -165,15 +178,12 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     size = patches.shape[1]
     sums = patches.sum(axis=1)
     spread = np.sqrt(np.maximum(np.einsum("ij,ij->i", patches, patches) - sums * sums / size, 1e-6))
-    bank, symbols, turns = _bank(templates)
+    bank, symbols, turns, groups = _bank(templates)
     correlation = (patches @ bank) / spread[:, None]
-    best_position = correlation.argmax(axis=0)
-    best_per_column = correlation[best_position, np.arange(bank.shape[1])]
-    scores: dict[str, float] = {}
-    for symbol, top in zip(symbols, best_per_column):
-        scores[symbol] = max(scores.get(symbol, -2.0), float(top))
+    best_per_column = correlation.max(axis=0)
+    scores = {symbol: float(best_per_column[columns].max()) for symbol, columns in groups}
     winner = int(best_per_column.argmax())
-    position = int(best_position[winner])
+    position = int(correlation[:, winner].argmax())
     ly, lx = divmod(position, WINDOW_PX - TEMPLATE_PX + 1)
     o = (WINDOW_PX - TEMPLATE_PX) / 2.0
     # The matching patch, turned like the template it matched (for averaging at teach time).
