@@ -33,7 +33,7 @@ CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
 WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
 REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
 SMALLER_RANGE = (0.5, 0.9)  # or this much smaller (a blob of part of a die)
-FOREIGN_RIM = 6.0  # a rim this far (Mahalanobis) from its color's is no die (dice: under 4.5)
+FOREIGN_RIM = 8.0  # a rim this far (Mahalanobis) from its color's is no die (dice: under 6.6, taught on 4)
 SIDE_TOWARD_MIDDLE = 0.85  # cosine between a blob's extra and the way to the frame's middle
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 # A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
