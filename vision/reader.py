@@ -262,7 +262,12 @@ def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
 
 
 def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
-    """All dice in a BGR frame, as the profile's teaching lets us read them."""
+    """All dice in a BGR frame, as the profile's teaching lets us read them.
+
+    Finds die-colored blobs, reads each one's face (its color checked on the face's rim),
+    reads the doubtful faces again at the size of the sure ones, then keeps what is a die: read,
+    or seen but unread (symbol None), one reading per place.
+    """
     use_one_blas_thread()
     gain = exposure_gain(frame_bgr)
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
