@@ -87,3 +87,13 @@ def test_teach_refuses_an_image_without_labels(tmp_path: Path) -> None:
 
 def test_teach_refuses_too_few_images(tmp_path: Path) -> None:
     assert_refused(run("teach", *TEACH[:2], "--out", str(tmp_path / "p.json")), "at least 4")
+
+
+def test_read_into_a_closed_pipe_ends_quietly(profile_path: Path) -> None:
+    # `python -m vision read ... | head -c 0`: the reader of our output is gone before we write.
+    process = subprocess.Popen([sys.executable, "-m", "vision", "read", "--profile", str(profile_path), TEST[0]],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 1
+    assert stderr == ""

@@ -23,6 +23,7 @@ from collections.abc import Callable  # noqa: E402
 from .labels import ImageError  # noqa: E402
 
 EXIT_BAD_INPUT = 2
+EXIT_PIPE_CLOSED = 1  # as a shell reports a reader that stopped listening; not a bad input
 
 
 def _teach(args: argparse.Namespace) -> int:
@@ -46,7 +47,7 @@ def _read(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     dice = read_frame(frame, profile)
     elapsed_ms = (time.perf_counter() - started) * 1000.0
-    print(json.dumps({"dice": [die.to_json() for die in dice], "ms": round(elapsed_ms, 1)}))
+    print(json.dumps({"dice": [die.to_json() for die in dice], "ms": round(elapsed_ms, 1)}), flush=True)
     return 0
 
 
@@ -82,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     except (ImageError, ProfileError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # Whoever read our output stopped early (`| head`): not our error to report. Point
+        # stdout at nothing so the interpreter's own flush at exit does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
     except OSError as error:  # e.g. --out in a missing directory
         print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
