@@ -240,6 +240,13 @@ class Tabletop:
     def phones(self, *names: str) -> list[Phone]:
         return [self.phone(name) for name in names]
 
+    def joined(self, *names: str) -> list[Phone]:
+        """Phones that have each joined the lobby under their name, in this order."""
+        phones = self.phones(*names)
+        for phone in phones:
+            phone.join()
+        return phones
+
     def keep(self, context):
         """Close another browser context (a second device, say) with the table."""
         self._stack.callback(context.close)

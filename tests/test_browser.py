@@ -69,9 +69,7 @@ def test_full_tutorial_game_three_phones(browser, server):
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
         shot(table, "table-lobby-empty")
-        phones = tabletop.phones("Alice", "Bob", "Carla")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Alice", "Bob", "Carla")
         # The lobby shows the QR code, the address and every seat with its bid-card color.
         table.locator(".lobby-seats .seat").nth(2).wait_for()
         assert table.locator("img.qr").get_attribute("src") == "/qr.svg"
@@ -110,9 +108,7 @@ def test_two_player_round_makes_two_bids(browser, server):
     rng = random.Random(3)
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Dora", "Ed")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Dora", "Ed")
 
         def characters():
             table.get_by_label("Character for Dora").select_option("Silvio")
@@ -172,9 +168,7 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
     rng = random.Random(5)
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Gus", "Hana", "Ivo")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Gus", "Hana", "Ivo")
         start_game(table, phones)
         gus, hana, ivo = phones
         gus.roll_for_me()
@@ -216,9 +210,7 @@ def test_phone_offline_and_reload_returns_to_its_seat(browser, server):
 def test_late_joiners_become_spectators(browser, server):
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Jo", "Kim", "Lia", "<i>Mo</i>")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Jo", "Kim", "Lia", "<i>Mo</i>")
         # A fifth phone at a full table is told so and watches.
         ned = tabletop.phone("Ned")
         ned.wait_step("join")
@@ -256,9 +248,7 @@ def pick_first_bids(page):
 def test_lost_and_refused_actions_show_their_message(browser, server):
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Max", "Nia")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Max", "Nia")
         start_game(table, phones)
         max_, nia = phones
         max_.roll_for_me()
@@ -301,9 +291,7 @@ def test_lost_and_refused_actions_show_their_message(browser, server):
 def test_host_controls_pause_adjust_undo_end(browser, server):
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Ola", "Pim")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Ola", "Pim")
         start_game(table, phones)
         ola = phones[0]
         table.locator(".host-panel > summary").click()
@@ -351,9 +339,7 @@ def test_server_killed_mid_round_phones_carry_on_by_themselves(browser, server):
     rng = random.Random(3)
     with Tabletop(browser, server) as tabletop:
         table = tabletop.page
-        phones = tabletop.phones("Ann", "Ben")
-        for p in phones:
-            p.join()
+        phones = tabletop.joined("Ann", "Ben")
         start_game(table, phones)
         phones[0].roll_for_me()
         phones[0].bid(rng)
@@ -392,9 +378,7 @@ def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
     try:
         with Tabletop(browser, demo) as tabletop:
             table = tabletop.page
-            phones = tabletop.phones("Ann", "Ben")
-            for p in phones:
-                p.join()
+            phones = tabletop.joined("Ann", "Ben")
             start_game(table, phones)
             ann = phones[0]
             # The reading arrives by itself once the rendered dice settle: no button pressed.
