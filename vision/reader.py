@@ -6,7 +6,6 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
@@ -86,22 +85,16 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ret
         # A blob can hold only part of a die (paint or glare split it): try the usual size too.
         # Not for a blob bigger than usual: a cocked die's is, and one face of it fits then.
         sizes.append(typical_size)
-    center, score, found, best_size = candidate.center, -2.0, None, size
-    for side in sizes:
-        other_center, other_score, other = _refine(frame_bgr, candidate.center, side, templates)
-        if other_score > score:
-            center, score, found, best_size = other_center, other_score, other, side
+    (center, score, found), size = _best_refined(frame_bgr, [(candidate.center, side) for side in sizes], templates)
     if retry and score < RETRY_BELOW:
         # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
         # shadow or half of its face in the blob), too far for recentring to find the face:
         # start again from around it and keep the best.
-        for side in sizes:
-            for dx, dy in RETRY_OFFSETS:
-                start = (candidate.center[0] + dx * side, candidate.center[1] + dy * side)
-                other_center, other_score, other = _refine(frame_bgr, start, side, templates)
-                if other_score > score:
-                    center, score, found, best_size = other_center, other_score, other, side
-    size = best_size
+        starts = [((candidate.center[0] + dx * side, candidate.center[1] + dy * side), side)
+                  for side in sizes for dx, dy in RETRY_OFFSETS]
+        (other_center, other_score, other), other_size = _best_refined(frame_bgr, starts, templates)
+        if other_score > score:
+            center, score, found, size = other_center, other_score, other, other_size
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
@@ -186,6 +179,14 @@ def _rim(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profil
     return None if profile.rim_colors is None else rim_chroma(frame_bgr, center, size, gain)
 
 
+def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float], float]],
+                  templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[tuple[float, float], float, Match], float]:
+    """The best `_refine` over (start center, face side) pairs, with the side it was read at
+    (the first of equally good ones)."""
+    return max(((_refine(frame_bgr, start, side, templates), side) for start, side in starts),
+               key=lambda refined: refined[0][1])
+
+
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
             templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[float, float], float, Match]:
     """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
@@ -199,8 +200,8 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
         if attempt > 0 and max(found.scores.values()) <= best_score:
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found
-        # the best shift, from face pixels in the rotated window back to image pixels
-        # The window is the image turned by `angle` and scaled by FACE_PX / size: undo both.
+        # The best shift, from face pixels back to image pixels: the window is the image turned
+        # by `angle` and scaled by FACE_PX / size, so undo both.
         turn = math.radians(angle)
         dx, dy = found.shift
         back = size / FACE_PX
@@ -320,32 +321,36 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
-    sizes = [look.reading.size for look in looked if _sure(look.candidate, look.reading, profile)]
+    sure = [_sure(look.candidate, look.reading, profile) for look in looked]
+    sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
     if len(sizes) < 2:
         return looked
     usual = float(np.median(sizes))
-    middle = np.array([frame_bgr.shape[1] - 1, frame_bgr.shape[0] - 1], np.float64) / 2.0
-    looked = list(looked)
-    for i, look in enumerate(looked):
-        candidate, reading = look.candidate, look.reading
-        if _sure(candidate, reading, profile):
-            continue
-        ratio = reading.size / usual
-        smaller = SMALLER_RANGE[0] <= ratio <= SMALLER_RANGE[1]
-        if not smaller and (candidate.aspect > WHOLE_DIE[1] or not REREAD_RANGE[0] <= ratio <= REREAD_RANGE[1]):
-            continue
-        scaled = dataclasses.replace(candidate, side=candidate.side / ratio)
-        again = read_face(frame_bgr, scaled, profile)
-        if again.best_score <= reading.best_score:
-            continue
-        if not smaller:
-            extra = np.subtract(candidate.center, again.center)
-            inward = middle - np.array(again.center)
-            toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
-            if toward < SIDE_TOWARD_MIDDLE:
-                continue
-        looked[i] = dataclasses.replace(look, candidate=scaled, reading=again)
-    return looked
+    middle = (np.array([frame_bgr.shape[1], frame_bgr.shape[0]], np.float64) - 1.0) / 2.0
+    return [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile)
+            for look, is_sure in zip(looked, sure)]
+
+
+def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle: np.ndarray,
+                        profile: Profile) -> Look:
+    """A doubtful look read again at the frame's `usual` face size when its own is off by a
+    plausible amount (see `_reread_doubtful`), or the look as it was."""
+    candidate, reading = look.candidate, look.reading
+    ratio = reading.size / usual
+    smaller = SMALLER_RANGE[0] <= ratio <= SMALLER_RANGE[1]
+    if not smaller and (candidate.aspect > WHOLE_DIE[1] or not REREAD_RANGE[0] <= ratio <= REREAD_RANGE[1]):
+        return look
+    scaled = dataclasses.replace(candidate, side=candidate.side / ratio)
+    again = read_face(frame_bgr, scaled, profile)
+    if again.best_score <= reading.best_score:
+        return look
+    if not smaller:
+        extra = np.subtract(candidate.center, again.center)
+        inward = middle - np.array(again.center)
+        toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
+        if toward < SIDE_TOWARD_MIDDLE:
+            return look
+    return dataclasses.replace(look, candidate=scaled, reading=again)
 
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
