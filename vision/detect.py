@@ -232,7 +232,7 @@ def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, sc
         return []
     if count <= 1 and area > MERGED_AREA * die_area:
         # Two dice side by side can have the area of one big one; their blob is long.
-        (_, _), (w, h), _ = cv2.minAreaRect(points)
+        w, h = _rect_sides(points)
         if max(w, h) > MERGED_ASPECT * max(min(w, h), 1.0):
             count = 2
     candidates = []
@@ -241,12 +241,19 @@ def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, sc
         shares = evidence.die_color[gy, gx].mean(axis=0)
         color = int(np.argmax(shares)) if k is None else k - 1
         cx, cy = group.mean(axis=0)
-        (_, _), (w, h), _ = cv2.minAreaRect(group)
+        w, h = _rect_sides(group)
         candidates.append(Candidate(model.classes[color + 1], ((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
                                     float(np.sqrt(len(group)) / scale), float(shares[color]),
                                     float(len(group) / max((w + 1) * (h + 1), 1.0)),
                                     float((max(w, h) + 1) / (min(w, h) + 1))))
     return candidates
+
+
+def _rect_sides(points: np.ndarray) -> tuple[float, float]:
+    """The sides of the smallest rectangle, at any turn, around (x, y) rows of points."""
+    # OpenCV takes the hull first anyway; handing it the hull halves the time for a solid blob.
+    (_, _), (width, height), _ = cv2.minAreaRect(cv2.convexHull(points))
+    return width, height
 
 
 def _split(points: np.ndarray, count: int) -> list[np.ndarray]:

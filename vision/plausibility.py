@@ -1,7 +1,8 @@
 """Is a candidate blob a die? A small logistic model over what the reader measured.
 
 Cards, tokens, coins, table art and shadows can be die-colored and die-sized; what gives them
-away is the combination: poor symbol match, ragged or elongated blob, unsure color, odd size.
+away is the combination: poor symbol match, ragged or elongated blob, unsure color, odd size,
+no step in color all round where a die's outline would be (`vision.outline`).
 The weights are fitted at teaching time on the teach images themselves (blobs the detector
 finds there, labelled die or not by the labels), so they fit this box and this table.
 """
@@ -14,14 +15,18 @@ from functools import cached_property
 
 import numpy as np
 
-FEATURES = ("score", "margin", "fill", "aspect", "color_confidence", "size_misfit")
+FEATURES = ("score", "margin", "fill", "aspect", "color_confidence", "size_misfit", "outline_weakest",
+            "outline_second")
+MAX_STEP = 400.0  # outline steps are clipped here (opponent-color units)
 
 
 def features(score: float, margin: float, fill: float, aspect: float, color_confidence: float,
-             size_ratio: float) -> np.ndarray:
-    """Feature vector in `FEATURES` order; `size_ratio` is face size over the taught median."""
+             size_ratio: float, outline: tuple[float, float]) -> np.ndarray:
+    """Feature vector in `FEATURES` order; `size_ratio` is face size over the taught median,
+    `outline` the color steps on the face's two weakest sides (`vision.outline`)."""
     return np.array([score, margin, fill, min(aspect, 3.0), color_confidence,
-                     abs(math.log(max(size_ratio, 1e-3)))], dtype=np.float64)
+                     abs(math.log(max(size_ratio, 1e-3))), math.log1p(min(outline[0], MAX_STEP)),
+                     math.log1p(min(outline[1], MAX_STEP))], dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,13 @@ class Plausibility:
         mean, scale, weights = self._arrays
         logit = float(((x - mean) / scale) @ weights) + self.bias
         return 1.0 / (1.0 + math.exp(-min(max(logit, -30.0), 30.0)))
+
+    def highest_probability(self, low: np.ndarray, high: np.ndarray) -> float:
+        """The highest `probability` over feature vectors with each feature anywhere between
+        `low` and `high`: the logit is linear, so each feature's best end decides."""
+        mean, scale, weights = self._arrays
+        best = np.where(weights >= 0.0, np.maximum(low, high), np.minimum(low, high))
+        return self.probability(best)
 
     @cached_property
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .color import LEVELS, ColorModel
-from .plausibility import Plausibility
+from .plausibility import FEATURES, Plausibility
 from .rim import RimColors
 
 FORMAT = "gangster-dice-profile/1"
@@ -117,14 +117,18 @@ class Profile:
             die_color = die_color.reshape(LEVELS ** 3, len(classes) - 1)
             templates = tuple((t["symbol"], _decode(t["data"], np.float16).astype(np.float32).reshape(t["shape"]))
                               for t in data["templates"])
+            plausibility = Plausibility(**{k: (tuple(v) if isinstance(v, list) else v)
+                                           for k, v in data["calibration"]["plausibility"].items()})
+            if len(plausibility.weights) != len(FEATURES):
+                raise ProfileError(f"{source}: taught by an older reader (its die-or-not model weighs "
+                                   f"{len(plausibility.weights)} measures, this reader's {len(FEATURES)}): "
+                                   "teach it again from the same images")
             return Profile(
                 colors=tuple(data["colors"]), symbols=tuple(data["symbols"]),
                 die_sizes=tuple(float(v) for v in data["die_sizes"]),
                 blob_side_ratio=float(data["blob_side_ratio"]),
                 color_model=ColorModel(classes, posterior, die_color), templates=templates,
-                calibration=Calibration(**{**data["calibration"], "plausibility": Plausibility(
-                    **{k: (tuple(v) if isinstance(v, list) else v)
-                       for k, v in data["calibration"]["plausibility"].items()})}),
+                calibration=Calibration(**{**data["calibration"], "plausibility": plausibility}),
                 contrast_range=tuple(float(v) for v in data["contrast_range"]),
                 info=dict(data.get("info", {})),
                 template_colors=(tuple(str(t["color"]) for t in data["templates"])

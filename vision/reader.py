@@ -11,7 +11,8 @@ import numpy as np
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_candidates
 from .exposure import exposure_gain
-from .plausibility import features
+from .outline import side_steps
+from .plausibility import MAX_STEP, features
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
 from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, ink_share, match
@@ -19,6 +20,9 @@ from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, i
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
 SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
 SAME_PLACE = 0.6  # readings closer than this many die sides are one die
+# An unread face closer than this to another reading is a second face of that die: a cocked
+# die's two faces lie 0.6-0.95 sides apart, touching dice's about 1.
+TWO_FACES = 0.95
 MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match of the last
 # A cocked die: its blob is oblong and a face squashed as on a 45-degree slope fits nearly as
 # well as an upright one (upright faces fit squashed templates far worse, about -0.2).
@@ -71,6 +75,7 @@ class FaceReading:
     best_score: float
     margin: float  # best score minus the best score of any other symbol
     tilt_gain: float  # how much better a cocked die's squashed face fits than an upright one
+    angle: float  # the turn of the face's edges, degrees
 
 
 def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, retry: bool = False,
@@ -85,22 +90,23 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ret
         # A blob can hold only part of a die (paint or glare split it): try the usual size too.
         # Not for a blob bigger than usual: a cocked die's is, and one face of it fits then.
         sizes.append(typical_size)
-    (center, score, found), size = _best_refined(frame_bgr, [(candidate.center, side) for side in sizes], templates)
+    (center, score, found, angle), size = _best_refined(frame_bgr, [(candidate.center, side) for side in sizes],
+                                                        templates)
     if retry and score < RETRY_BELOW:
         # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
         # shadow or half of its face in the blob), too far for recentring to find the face:
         # start again from around it and keep the best.
         starts = [((candidate.center[0] + dx * side, candidate.center[1] + dy * side), side)
                   for side in sizes for dx, dy in RETRY_OFFSETS]
-        (other_center, other_score, other), other_size = _best_refined(frame_bgr, starts, templates)
+        (other_center, other_score, other, other_angle), other_size = _best_refined(frame_bgr, starts, templates)
         if other_score > score:
-            center, score, found, size = other_center, other_score, other, other_size
+            center, score, found, angle, size = other_center, other_score, other, other_angle, other_size
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
     second = scores[1] if len(scores) > 1 else -1.0
     best_symbol = max(upright, key=upright.get)
-    return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0])
+    return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0], angle)
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,7 @@ class Look:
     reading: FaceReading
     rim: float | None
     rim_distance: float | None
+    outline: tuple[float, float]  # the color step across the outline on the face's two weakest sides
 
 
 def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
@@ -129,7 +136,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
     chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
     if chroma is None:
-        return Look(blob_color, candidate, reading, None, None)
+        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading))
     rim = profile.rim_colors.probabilities(chroma)
     small = bool(typical_size) and reading.size < SMALL_BLOB * typical_size
     if small and max(rim, key=rim.get) == candidate.color:
@@ -148,7 +155,13 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         if again is not None:
             chroma, rim = again, profile.rim_colors.probabilities(again)
     return Look(blob_color, candidate, reading, rim.get(candidate.color, 0.0),
-                float(profile.rim_colors.distances(chroma, candidate.color)))
+                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading))
+
+
+def _outline(frame_bgr: np.ndarray, reading: FaceReading) -> tuple[float, float]:
+    """The color steps on the two weakest sides of the face read (see `vision.outline`)."""
+    steps = side_steps(frame_bgr, reading.center, reading.size, reading.angle)
+    return float(steps[0]), float(steps[1])
 
 
 def _die_shaped(candidate: Candidate, profile: Profile, typical_size: float | None) -> bool:
@@ -180,7 +193,8 @@ def _rim(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profil
 
 
 def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float], float]],
-                  templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[tuple[float, float], float, Match], float]:
+                  templates: list[tuple[str, np.ndarray]]
+                  ) -> tuple[tuple[tuple[float, float], float, Match, float], float]:
     """The best `_refine` over (start center, face side) pairs, with the side it was read at
     (the first of equally good ones)."""
     return max(((_refine(frame_bgr, start, side, templates), side) for start, side in starts),
@@ -188,10 +202,10 @@ def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float],
 
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
-            templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[float, float], float, Match]:
+            templates: list[tuple[str, np.ndarray]]) -> tuple[tuple[float, float], float, Match, float]:
     """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
-    times; returns the face center, its best score and the match. The die's edge angle is
-    measured once: recentring moves the window a few pixels, which hardly changes it."""
+    times; returns the face center, its best score, the match and the edges' angle. The angle
+    is measured once: recentring moves the window a few pixels, which hardly changes it."""
     best_score, best_found, reading_center = -2.0, None, center
     angle = face_angle(frame_bgr, center, size)
     for attempt in range(MAX_ATTEMPTS):
@@ -210,7 +224,7 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
         reading_center = center
         if math.hypot(*found.shift) < 2.5:
             break  # the window was centered on the face already
-    return reading_center, best_score, best_found
+    return reading_center, best_score, best_found, angle
 
 
 def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float | None:
@@ -237,23 +251,24 @@ def _ramp(value: float, low: float, high: float) -> float:
     return 1.0 / (1.0 + math.exp(-float(np.clip(steepness * (value - low), -30.0, 30.0))))
 
 
-def candidate_features(candidate: Candidate, reading: FaceReading, profile: Profile) -> np.ndarray:
+def candidate_features(look: Look, profile: Profile) -> np.ndarray:
     """What the die-or-not model looks at (see `vision.plausibility`)."""
+    candidate, reading = look.candidate, look.reading
     return features(reading.best_score, reading.margin, candidate.fill, candidate.aspect,
-                    candidate.color_confidence, reading.size / profile.die_sizes[1])
+                    candidate.color_confidence, reading.size / profile.die_sizes[1], look.outline)
 
 
 def could_be_die(candidate: Candidate, profile: Profile) -> bool:
-    """Whether some symbol match could make the die-or-not model accept this blob (the model is
-    monotone in each feature, so trying the extreme match scores and margins is enough)."""
+    """Whether some reading could make the die-or-not model accept this blob: any match score
+    and margin, any outline (the model is monotone in each, so their ends are enough)."""
     face = candidate.side / profile.blob_side_ratio
     if not SIZE_SLACK[0] * profile.die_sizes[0] <= face <= SIZE_SLACK[1] * profile.die_sizes[2]:
         return False
     size_ratio = face / profile.die_sizes[1]
-    model = profile.calibration.plausibility
-    return any(model.probability(features(score, margin, candidate.fill, candidate.aspect,
-                                          candidate.color_confidence, size_ratio)) >= 0.5
-               for score in (0.0, 1.0) for margin in (0.0, 1.0))
+    shape = (candidate.fill, candidate.aspect, candidate.color_confidence, size_ratio)
+    low = features(0.0, 0.0, *shape, (0.0, 0.0))
+    high = features(1.0, 1.0, *shape, (MAX_STEP, MAX_STEP))
+    return profile.calibration.plausibility.highest_probability(low, high) >= 0.5
 
 
 def color_confidence(candidate: Candidate, calibration: Calibration) -> float:
@@ -282,7 +297,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         candidate, reading, rim = look.candidate, look.reading, look.rim
         if look.rim_distance is not None and look.rim_distance > FOREIGN_RIM:
             continue  # no die of this box has a rim of that color: table art, a token
-        if not _plausible(candidate, reading, profile):
+        if not _plausible(look, profile):
             # A die-colored, painted, one-die blob is a die we cannot read.
             unread = unread_die(frame_bgr, candidate, profile, gain, typical)
             if unread is not None:
@@ -298,17 +313,17 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     return _one_per_place(found)
 
 
-def _plausible(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
+def _plausible(look: Look, profile: Profile) -> bool:
     """Whether the die-or-not model takes the blob for a die; a face that reads clearly is a
     die, however its blob is shaped."""
-    if profile.calibration.plausibility.probability(candidate_features(candidate, reading, profile)) >= 0.5:
+    if profile.calibration.plausibility.probability(candidate_features(look, profile)) >= 0.5:
         return True
-    return (symbol_confidence(reading, profile.calibration) or 0.0) >= CLEAR_FACE
+    return (symbol_confidence(look.reading, profile.calibration) or 0.0) >= CLEAR_FACE
 
 
-def _sure(candidate: Candidate, reading: FaceReading, profile: Profile) -> bool:
-    symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
-    return symbol is not None and confidence >= 0.5 and _plausible(candidate, reading, profile)
+def _sure(look: Look, profile: Profile) -> bool:
+    symbol, confidence = symbol_reading(look.reading, profile.calibration, look.candidate.aspect)
+    return symbol is not None and confidence >= 0.5 and _plausible(look, profile)
 
 
 def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile) -> list[Look]:
@@ -321,7 +336,7 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
-    sure = [_sure(look.candidate, look.reading, profile) for look in looked]
+    sure = [_sure(look, profile) for look in looked]
     sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
     if len(sizes) < 2:
         return looked
@@ -350,7 +365,7 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
         toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
         if toward < SIDE_TOWARD_MIDDLE:
             return look
-    return dataclasses.replace(look, candidate=scaled, reading=again)
+    return dataclasses.replace(look, candidate=scaled, reading=again, outline=_outline(frame_bgr, again))
 
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
@@ -378,10 +393,19 @@ def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ga
 
 def _one_per_place(found: list[tuple[float, Die]]) -> list[Die]:
     """Two blobs of one die (a die and its shadow, a die split in two) both recentre onto its
-    face: keep the reading whose face matched best, drop the others that sit on it."""
+    face: keep the reading whose face matched best, drop the others that sit on it. An unread
+    face a little farther off a die is a second face of it (a cocked die shows two, one of them
+    aslant), and then neither reading can be trusted: the die is asked of the player."""
     kept: list[Die] = []
     for _, die in sorted(found, key=lambda item: -item[0]):
-        if all(math.hypot(die.center[0] - k.center[0], die.center[1] - k.center[1])
-               > SAME_PLACE * min(die.size, k.size) for k in kept):
+        merged = False
+        for i, k in enumerate(kept):
+            distance = math.hypot(die.center[0] - k.center[0], die.center[1] - k.center[1]) / min(die.size, k.size)
+            if distance <= SAME_PLACE:
+                merged = True
+            elif distance <= TWO_FACES and (die.symbol is None or k.symbol is None):
+                merged = True
+                kept[i] = dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE))
+        if not merged:
             kept.append(die)
     return kept

@@ -262,7 +262,7 @@ def _calibrate(scenes: list[_Scene], profile: Profile) -> Calibration:
             candidate, reading, blob_color = look.candidate, look.reading, look.blob_color
             label = _nearest(scene.dice, reading.center, reading.size)
             detected.append((reading, label))
-            xs.append(candidate_features(candidate, reading, partial))
+            xs.append(candidate_features(look, partial))
             is_die.append(label is not None)
             if label is None:
                 continue

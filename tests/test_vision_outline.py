@@ -1,0 +1,93 @@
+"""A die's outline steps on all four sides; a patch of table, a finger or a palm does not (see
+`vision.outline`), and the reader's die-or-not model weighs it. A die read twice, on two
+faces, is one die asked of the player (see `vision.reader._one_per_place`)."""
+
+from __future__ import annotations
+
+import glob
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.labels import load_labelled
+from vision.outline import side_steps
+from vision.profile import Profile
+from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place, read_frame
+from vision.scoring import score_image
+from vision.symbols import face_angle
+from vision.teach import teach
+
+IMAGES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
+
+
+@lru_cache(maxsize=None)
+def _profile(name: str) -> Profile:
+    return teach([load_labelled(p) for p in sorted(glob.glob(str(IMAGES / name / "teach" / "*.jpg")))])
+
+
+def _bare_table_spots(labels: dict, width: int, height: int, count: int) -> list[tuple[float, float]]:
+    rng = np.random.default_rng(0)
+    spots: list[tuple[float, float]] = []
+    while len(spots) < count:
+        spot = (float(rng.uniform(100, width - 100)), float(rng.uniform(100, height - 100)))
+        if all(math.dist(spot, d["center"]) > 2.0 * d["size"] for d in labels["dice"]):
+            spots.append(spot)
+    return spots
+
+
+def test_photo_like_dice_step_on_every_side_and_the_bare_table_does_not() -> None:
+    for path in sorted(glob.glob(str(IMAGES / "photoreal-c" / "test" / "*.jpg"))):
+        image, labels = load_labelled(path)
+        flat = [d for d in labels["dice"] if d["symbol"] is not None]
+        dice = [side_steps(image, d["center"], d["size"], face_angle(image, d["center"], d["size"])) for d in flat]
+        size = float(np.median([d["size"] for d in flat]))
+        table = [side_steps(image, spot, size, face_angle(image, spot, size))
+                 for spot in _bare_table_spots(labels, image.shape[1], image.shape[0], 20)]
+        assert all(len(steps) == 4 and np.all(np.diff(steps) >= 0) for steps in dice)  # weakest first
+        # The second weakest side: a die touching another on one side still steps on three.
+        weakest_die = min(float(steps[1]) for steps in dice)
+        assert weakest_die > 100.0, (path, weakest_die)
+        assert float(np.median([steps[1] for steps in table])) < 0.2 * weakest_die, path
+
+
+def test_a_bar_steps_on_two_sides_only() -> None:
+    # A finger, a printed line: a pale bar across grey cloth, along the face's x axis.
+    frame = np.full((200, 200, 3), 90, np.uint8)
+    frame[80:120, :] = 230
+    steps = side_steps(frame, (100.0, 100.0), 40.0, 0.0)
+    assert steps[1] < 10.0 < 100.0 < steps[2], steps  # the bar steps by 140 in lightness
+    square = np.full((200, 200, 3), 90, np.uint8)
+    square[80:120, 80:120] = 230
+    assert side_steps(square, (100.0, 100.0), 40.0, 0.0)[0] > 100.0
+
+
+def test_a_pale_palm_is_not_a_white_die() -> None:
+    # A hand reaches over dark blue felt: its palm is white-die colored, die-sized where the
+    # fingers join it and fills a face window, but has no die's edge on all four sides.
+    image, labels = load_labelled(str(IMAGES / "line" / "test" / "line_test_0005.jpg"))
+    score = score_image([d.to_json() for d in read_frame(image, _profile("line"))], labels["dice"])
+    assert score.phantoms == 0 and score.missed == 0, score
+
+
+def _die(x: float, symbol: str | None, confidence: float, size: float = 80.0) -> Die:
+    return Die("red", symbol, (x, 100.0), size, confidence)
+
+
+def test_a_die_read_on_two_faces_is_one_die_asked_of_the_player() -> None:
+    face = _die(100.0, "gun", 0.9)
+    second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
+    kept = _one_per_place([(0.9, face), (0.0, second_face)])
+    assert kept == [_die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+
+
+def test_touching_dice_stay_two_dice() -> None:
+    left, right = _die(100.0, "gun", 0.9), _die(100.0 + 1.0 * 80.0, "gavel", 0.45)
+    assert _one_per_place([(0.9, left), (0.7, right)]) == [left, right]
+    # Even when one of them cannot be read, a face of a die lies a whole side from the next one.
+    unread = _die(100.0 + 1.0 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
+    assert _one_per_place([(0.9, left), (0.0, unread)]) == [left, unread]
+    # A die and its shadow's blob, both recentred on its face, are one reading, unchanged.
+    again = _die(100.0 + 0.1 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
+    assert _one_per_place([(0.9, left), (0.0, again)]) == [left]
