@@ -74,3 +74,26 @@ def test_washed_out_dice_are_read_right_only_with_rim_colors() -> None:
 def test_no_rim_outside_the_frame() -> None:
     image = np.zeros((100, 100, 3), np.uint8)
     assert rim_chroma(image, (-200.0, -200.0), 40.0) is None
+
+
+def test_distances_from_a_frame_s_own_dice_use_the_color_s_taught_spread() -> None:
+    colors = RimColors.fit({"white": [np.array([0.0, 0.0]), np.array([0.0, 20.0]), np.array([2.0, 10.0])],
+                            "blue": [np.array([14.0, -50.0]), np.array([16.0, -54.0])]})
+    assert colors is not None
+    frame_white = np.array([1.0, 12.0])  # this frame's lamp
+    near, yellow = colors.distances_from(np.array([[1.0, 15.0], [1.0, 60.0]]), frame_white, "white")
+    # Along the lamp's axis (b) the taught spread is wide, yet print far yellower than the
+    # frame's white dice stands apart.
+    assert near < 0.5 < 3.0 < yellow
+    assert float(colors.distances(np.array([1.0, 60.0]), "white")) > yellow - 1.0  # same spread, other center
+    assert np.isinf(colors.distances_from(np.array([0.0, 0.0]), frame_white, "green"))
+
+
+def test_a_patch_of_blue_felt_hemmed_in_by_cards_is_not_a_blue_die() -> None:
+    # Between two cards the felt has an edge all round and a blue die's size; its blue is not
+    # the blue of the frame's blue dice.
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "line"
+    profile = teach([load_labelled(p) for p in sorted(glob.glob(str(root / "teach" / "*.jpg")))])
+    image, labels = load_labelled(str(root / "test" / "line_test_0001.jpg"))
+    score = score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
+    assert score.phantoms == 0 and score.missed == 0 and score.wrong == 0, score

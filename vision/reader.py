@@ -37,6 +37,8 @@ WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that hold
 REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
 SMALLER_RANGE = (0.5, 0.9)  # or this much smaller (a blob of part of a die)
 FOREIGN_RIM = 8.0  # a rim this far (Mahalanobis) from its color's is no die (dice: under 6.6, taught on 4)
+FRAME_RIM = 3.0  # a doubtful rim this far (Mahalanobis) from its color's sure dice in the frame is no die's
+RIM_WITNESSES = 2  # sure dice of a color the frame needs before its rim is compared with theirs
 SIDE_TOWARD_MIDDLE = 0.85  # cosine between a blob's extra and the way to the frame's middle
 SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be a face alone
 # A die no face reading redeems (cocked, or its face hidden) is still reported, unread, when its
@@ -114,8 +116,8 @@ class Look:
     """One blob as the reader saw it: its color as detected, the candidate as read (perhaps
     recolored by its rim), the face reading, and what the rim said of the candidate's color:
     its probability among the taught colors and its distance (Mahalanobis) from that color's
-    taught rim chroma (both None when the profile has no rim colors or the rim is out of the
-    frame)."""
+    taught rim chroma, and the rim's chroma itself (all None when the profile has no rim colors
+    or the rim is out of the frame)."""
 
     blob_color: str
     candidate: Candidate
@@ -123,6 +125,7 @@ class Look:
     rim: float | None
     rim_distance: float | None
     outline: tuple[float, float]  # the color step across the outline on the face's two weakest sides
+    chroma: np.ndarray | None  # the rim's (a, b)
 
 
 def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
@@ -136,7 +139,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
     chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
     if chroma is None:
-        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading))
+        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading), None)
     rim = profile.rim_colors.probabilities(chroma)
     small = bool(typical_size) and reading.size < SMALL_BLOB * typical_size
     if small and max(rim, key=rim.get) == candidate.color:
@@ -155,7 +158,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         if again is not None:
             chroma, rim = again, profile.rim_colors.probabilities(again)
     return Look(blob_color, candidate, reading, rim.get(candidate.color, 0.0),
-                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading))
+                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading), chroma)
 
 
 def _outline(frame_bgr: np.ndarray, reading: FaceReading) -> tuple[float, float]:
@@ -291,7 +294,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     typical = typical_face_size(candidates, profile)
     looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
               if could_be_die(candidate, profile)]  # reading faces is costly: skip blobs none could redeem
-    looked = _reread_doubtful(frame_bgr, looked, profile)
+    looked = _rims_agree(frame_bgr, _reread_doubtful(frame_bgr, looked, profile), profile, gain)
     found = []  # (best symbol score, die)
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
@@ -366,6 +369,34 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
         if toward < SIDE_TOWARD_MIDDLE:
             return look
     return dataclasses.replace(look, candidate=scaled, reading=again, outline=_outline(frame_bgr, again))
+
+
+def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], profile: Profile, gain: float) -> list[Look]:
+    """The looks whose rim agrees with the sure dice of their color in this frame.
+
+    One lamp lights every die in a frame, so dice of one color have rims of nearly one chroma
+    there, while the taught spread of a color spans every lamp of the teach images (a warm lamp
+    yellows a white die). A doubtful blob far from its color's sure dice in this frame (yellow
+    print taken for a white die, a card's edge) is no die of that color.
+    """
+    if profile.rim_colors is None:
+        return looked
+    sure = [_sure(look, profile) for look in looked]
+    witnesses: dict[str, list[np.ndarray]] = {}
+    for look, is_sure in zip(looked, sure):
+        if is_sure and look.chroma is not None:
+            witnesses.setdefault(look.candidate.color, []).append(look.chroma)
+    kept = []
+    for look, is_sure in zip(looked, sure):
+        frame = witnesses.get(look.candidate.color, [])
+        if not is_sure and len(frame) >= RIM_WITNESSES:
+            # Measured again where the face now is: a doubtful face may have been read again.
+            chroma = rim_chroma(frame_bgr, look.reading.center, look.reading.size, gain)
+            if chroma is not None and profile.rim_colors.distances_from(
+                    chroma, np.median(frame, axis=0), look.candidate.color) > FRAME_RIM:
+                continue
+        kept.append(look)
+    return kept
 
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,

@@ -118,12 +118,18 @@ class RimColors:
     def distances(self, chromas: np.ndarray, color: str) -> np.ndarray:
         """Mahalanobis distance of each chroma ((N, 2) or (2,)) from a color's taught rim
         chroma (inf for a color not taught)."""
+        if color not in self.colors:
+            return np.full(np.shape(chromas)[:-1], math.inf)
+        return self.distances_from(chromas, self.means[self.colors.index(color)], color)
+
+    def distances_from(self, chromas: np.ndarray, center: np.ndarray, color: str) -> np.ndarray:
+        """Mahalanobis distance of each chroma from `center`, in a color's taught spread (inf
+        for a color not taught)."""
         chromas = np.asarray(chromas, np.float64)
         if color not in self.colors:
             return np.full(chromas.shape[:-1], math.inf)
-        index = self.colors.index(color)
-        offset = chromas - self.means[index]
-        squared = np.einsum("...i,ij,...j->...", offset, self._inverses[index], offset)
+        offset = chromas - center
+        squared = np.einsum("...i,ij,...j->...", offset, self._inverses[self.colors.index(color)], offset)
         return np.sqrt(np.maximum(squared, 0.0))
 
     @cached_property
