@@ -20,6 +20,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from .medians import column_medians
+
 BAND = (0.42, 0.58)  # inner and outer radius of the rim band, in face sides
 SURROUND = (0.95, 1.15)  # the ring just outside a die's outline, seen from above
 COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
@@ -40,17 +42,7 @@ def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     chroma = band[:, 0] ** 2 + band[:, 1] ** 2
     keep = max(1, int(len(band) * COLORFUL_SHARE))
     colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
-    return _column_medians(colorful)
-
-
-def _column_medians(values: np.ndarray) -> np.ndarray:
-    """np.median(values, axis=0), without its generic machinery (this runs for every blob)."""
-    count = len(values)
-    middle = count // 2
-    if count % 2:
-        return np.partition(values, middle, axis=0)[middle]
-    ordered = np.partition(values, (middle - 1, middle), axis=0)
-    return (ordered[middle - 1] + ordered[middle]) * 0.5
+    return column_medians(colorful)
 
 
 def surround_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: float,

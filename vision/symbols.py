@@ -17,6 +17,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .medians import column_medians
+
 FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
 WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
@@ -64,20 +66,10 @@ def ink_map(window_bgr: np.ndarray) -> np.ndarray:
     and whatever the die's color (dark ink on red, red ink on white...)."""
     o = (WINDOW_PX - TEMPLATE_PX) // 2
     face = window_bgr[o:-o, o:-o].reshape(-1, 3)
-    body = _median_rows(face)
+    body = column_medians(face)
     difference = window_bgr - body
     squared = difference * difference
     return np.sqrt(squared[..., 0] + squared[..., 1] + squared[..., 2]).astype(np.float32)
-
-
-def _median_rows(values: np.ndarray) -> np.ndarray:
-    """np.median(values, axis=0) for a 2-D array, without its overhead (called per face)."""
-    n = values.shape[0]
-    middle = n // 2
-    if n % 2:
-        return np.partition(values, middle, axis=0)[middle]
-    both = np.partition(values, (middle - 1, middle), axis=0)
-    return (both[middle - 1] + both[middle]) / 2.0
 
 
 INK_LEVEL = 40.0  # color distance (BGR) below which a window holds no paint at all
