@@ -11,6 +11,7 @@ import numpy as np
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_candidates
 from .exposure import exposure_gain
+from .medians import column_medians
 from .outline import side_steps
 from .plausibility import MAX_STEP, features
 from .profile import Calibration, Profile
@@ -294,7 +295,11 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     typical = typical_face_size(candidates, profile)
     looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
               if could_be_die(candidate, profile)]  # reading faces is costly: skip blobs none could redeem
-    looked = _rims_agree(frame_bgr, _reread_doubtful(frame_bgr, looked, profile), profile, gain)
+    sure = [_sure(look, profile) for look in looked]
+    reread = _reread_doubtful(frame_bgr, looked, sure, profile)
+    # Only a look read again can have changed its sureness.
+    sure = [is_sure if again is look else _sure(again, profile) for look, again, is_sure in zip(looked, reread, sure)]
+    looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     found = []  # (best symbol score, die)
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
@@ -329,8 +334,8 @@ def _sure(look: Look, profile: Profile) -> bool:
     return symbol is not None and confidence >= 0.5 and _plausible(look, profile)
 
 
-def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile) -> list[Look]:
-    """Read doubtful faces again at the face size of the dice read surely.
+def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile) -> list[Look]:
+    """Read doubtful faces again at the face size of the dice read surely (`sure`, one per look).
 
     A blob that holds only part of a die (paint or glare split it) makes a face window too
     small; seen from a slant (a wide lens, a die far from the middle of the frame), a die's
@@ -339,7 +344,6 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], profile: Profile
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
-    sure = [_sure(look, profile) for look in looked]
     sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
     if len(sizes) < 2:
         return looked
@@ -371,8 +375,10 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
     return dataclasses.replace(look, candidate=scaled, reading=again, outline=_outline(frame_bgr, again))
 
 
-def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], profile: Profile, gain: float) -> list[Look]:
-    """The looks whose rim agrees with the sure dice of their color in this frame.
+def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile,
+                gain: float) -> list[Look]:
+    """The looks whose rim agrees with the sure dice (`sure`, one per look) of their color in
+    this frame.
 
     One lamp lights every die in a frame, so dice of one color have rims of nearly one chroma
     there, while the taught spread of a color spans every lamp of the teach images (a warm lamp
@@ -381,19 +387,20 @@ def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], profile: Profile, gai
     """
     if profile.rim_colors is None:
         return looked
-    sure = [_sure(look, profile) for look in looked]
     witnesses: dict[str, list[np.ndarray]] = {}
     for look, is_sure in zip(looked, sure):
         if is_sure and look.chroma is not None:
             witnesses.setdefault(look.candidate.color, []).append(look.chroma)
+    frame_rims = {color: column_medians(np.array(chromas)) for color, chromas in witnesses.items()
+                  if len(chromas) >= RIM_WITNESSES}
     kept = []
     for look, is_sure in zip(looked, sure):
-        frame = witnesses.get(look.candidate.color, [])
-        if not is_sure and len(frame) >= RIM_WITNESSES:
+        frame_rim = frame_rims.get(look.candidate.color)
+        if not is_sure and frame_rim is not None:
             # Measured again where the face now is: a doubtful face may have been read again.
             chroma = rim_chroma(frame_bgr, look.reading.center, look.reading.size, gain)
-            if chroma is not None and profile.rim_colors.distances_from(
-                    chroma, np.median(frame, axis=0), look.candidate.color) > FRAME_RIM:
+            if chroma is not None and \
+                    profile.rim_colors.distances_from(chroma, frame_rim, look.candidate.color) > FRAME_RIM:
                 continue
         kept.append(look)
     return kept
