@@ -441,6 +441,12 @@ _SYMBOL_SET = frozenset(SYMBOLS)
 _CONTROL: dict[str, tuple[Effect, ...]] = {
     token: tuple(Effect("control", seat, token) for seat in range(MAX_PLAYERS)) for token in TOKENS
 }
+#: The steps at which a token's winner takes control of it, in order: (step, token, the token's
+#: index in TOKENS, the step that follows).
+_CONTROL_STEPS = (
+    (_STEP_SPEAKEASY, "speakeasy", TOKENS.index("speakeasy"), _STEP_STREETS),
+    (_STEP_STREETS, "streets", TOKENS.index("streets"), _STEP_INVESTIGATOR),
+)
 #: The index in TOKENS of the token each symbol influences.
 _SYMBOL_INDEX = {symbol: TOKENS.index(token) for token, symbol in TOKEN_SYMBOL.items()}
 
@@ -464,24 +470,16 @@ def _advance(state: GameState, step: Step) -> GameState:
     changes: dict[str, object] = {}
     effects: list[Effect] = []  # noted after the round's effects so far
     paused: Step | None = None
-    if step is _STEP_SPEAKEASY:
-        seat = winners[1]
-        if seat is not None and state.speakeasy == seat:
-            paused = _STEP_SPEAKEASY
-        else:
-            if seat is not None:
-                changes["speakeasy"] = seat
-                effects.append(_CONTROL["speakeasy"][seat])
-            step = _STEP_STREETS
-    if paused is None and step is _STEP_STREETS:
-        seat = winners[2]
-        if seat is not None and state.streets == seat:
-            paused = _STEP_STREETS
-        else:
-            if seat is not None:
-                changes["streets"] = seat
-                effects.append(_CONTROL["streets"][seat])
-            step = _STEP_INVESTIGATOR
+    for at, token, index, following in _CONTROL_STEPS:
+        if paused is None and step is at:
+            seat = winners[index]
+            if seat is not None and state.controller(token) == seat:
+                paused = at  # won by the seat that controls it already: its effect waits on their decision
+            else:
+                if seat is not None:
+                    changes[token] = seat
+                    effects.append(_CONTROL[token][seat])
+                step = following
     holder = state.holder
     if paused is None and step is _STEP_INVESTIGATOR:
         seat = winners[3]
