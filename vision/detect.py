@@ -67,14 +67,15 @@ def local_contrast(small_bgr: np.ndarray) -> np.ndarray:
     # Opponent colors (lightness, red-green, yellow-blue) so a change of lightness and one of
     # hue count alike, like Lab but linear and so much cheaper; L1 over the three.
     difference = cv2.subtract(small_bgr, table, dtype=cv2.CV_32F)
-    opponent = np.abs(cv2.transform(difference, _OPPONENT))
-    return cv2.blur(cv2.transform(opponent, _SUM), (3, 3))
+    opponent = np.abs(cv2.transform(difference, OPPONENT))
+    return cv2.blur(cv2.transform(opponent, CHANNEL_SUM), (3, 3))
 
 
-_OPPONENT = np.array([[1 / 3, 1 / 3, 1 / 3],  # B, G, R -> lightness
-                      [0.0, -1.0, 1.0],  # red - green
-                      [-1.0, 0.5, 0.5]], np.float32)  # yellow - blue
-_SUM = np.ones((1, 3), np.float32)  # the three channels added into one (faster than numpy's sum)
+#: BGR to opponent colors, for cv2.transform (also `vision.outline`'s steps).
+OPPONENT = np.array([[1 / 3, 1 / 3, 1 / 3],  # B, G, R -> lightness
+                     [0.0, -1.0, 1.0],  # red - green
+                     [-1.0, 0.5, 0.5]], np.float32)  # yellow - blue
+CHANNEL_SUM = np.ones((1, 3), np.float32)  # the three channels added into one (faster than numpy's sum)
 
 
 def downscaled(frame_bgr: np.ndarray, scale: float) -> np.ndarray:

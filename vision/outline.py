@@ -18,16 +18,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .detect import CHANNEL_SUM, OPPONENT
+
 RAYS = 32  # rays around the die, eight per side
 SAMPLES = 24  # points along each ray
 REACH = 0.85  # rays end this many face sides from the center (past the die's rounded edge)
 FROM = 0.3  # steps nearer the center than this (the symbol's paint) are not the outline
 STEP = 0.08  # a step is the change over twice this many face sides along a ray
 
-_OPPONENT = np.array([[1 / 3, 1 / 3, 1 / 3],  # B, G, R -> lightness
-                      [0.0, -1.0, 1.0],  # red - green
-                      [-1.0, 0.5, 0.5]], np.float32)  # yellow - blue
-_SUM = np.ones((1, 3), np.float32)  # the three channels added into one
 _RAYS = np.arange(RAYS)
 _GAP = max(1, round(STEP / REACH * SAMPLES))
 _FIRST = max(0, int(FROM / REACH * SAMPLES) - _GAP)
@@ -38,9 +36,9 @@ def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, 
     and turned by `angle` degrees, is centered at `center`: four values, weakest first."""
     polar = cv2.warpPolar(frame_bgr, (SAMPLES, RAYS), (float(center[0]), float(center[1])), REACH * size,
                           cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
-    opponent = cv2.transform(np.float32(polar), _OPPONENT)
+    opponent = cv2.transform(np.float32(polar), OPPONENT)
     # OpenCV's calls on these small arrays cost a fraction of numpy's: this runs for every blob.
-    change = cv2.transform(cv2.absdiff(opponent[:, 2 * _GAP + _FIRST:], opponent[:, _FIRST:-2 * _GAP]), _SUM)
+    change = cv2.transform(cv2.absdiff(opponent[:, 2 * _GAP + _FIRST:], opponent[:, _FIRST:-2 * _GAP]), CHANNEL_SUM)
     per_ray = change.max(axis=1).ravel()
     # Rays are at 0, 360/RAYS, ... degrees; turn them so each side's rays sit together.
     first_ray = int(round((angle - 45.0) / 360.0 * RAYS))
