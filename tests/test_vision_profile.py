@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from vision.labels import load_labelled
 from vision.profile import Profile, ProfileError, default_profile
+from vision.reader import read_frame
+
+CLASSIC_TEST = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "classic" / "test" / "classic_test_0001.jpg"
 
 
 def test_template_colors_round_trip() -> None:
@@ -39,3 +45,14 @@ def test_a_profile_taught_by_an_older_reader_is_refused_with_a_reason() -> None:
         plausibility[key] = plausibility[key][:6]  # the die-or-not model before the outline measures
     with pytest.raises(ProfileError, match="older reader.*teach it again"):
         Profile.from_json(data, "old.json")
+
+
+def test_a_profile_that_has_read_a_frame_still_saves(tmp_path) -> None:
+    # Reading fills caches on the profile's parts (the die-or-not model's arrays); they are
+    # not part of the profile and must not reach its file.
+    profile = default_profile()
+    frame, _ = load_labelled(str(CLASSIC_TEST))
+    assert read_frame(frame, profile)
+    profile.save(tmp_path / "used.json")
+    again = Profile.load(tmp_path / "used.json")
+    assert again.calibration == profile.calibration

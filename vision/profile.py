@@ -8,6 +8,7 @@ sizes a profile knows.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,7 +96,7 @@ class Profile:
             "templates": [{"symbol": s, "shape": list(t.shape), "data": _encode(t.astype(np.float16)),
                            **({"color": self.template_colors[i]} if len(self.template_colors) == len(self.templates) else {})}
                           for i, (s, t) in enumerate(self.templates)],
-            "calibration": {**vars(self.calibration), "plausibility": vars(self.calibration.plausibility)},
+            "calibration": {**_fields(self.calibration), "plausibility": _fields(self.calibration.plausibility)},
             "contrast_range": list(self.contrast_range),
             "info": self.info,
             **({"rim_colors": self.rim_colors.to_json()} if self.rim_colors is not None else {}),
@@ -157,6 +158,12 @@ class Profile:
 def default_profile() -> Profile:
     """The profile shipped with the package (vision/profiles/default.json)."""
     return Profile.load(DEFAULT_PATH)
+
+
+def _fields(value: object) -> dict:
+    """A dataclass's declared fields by name: not `vars`, which also holds whatever a
+    cached_property has stored on the instance (the die-or-not model's arrays, once used)."""
+    return {declared.name: getattr(value, declared.name) for declared in dataclasses.fields(value)}
 
 
 def _encode(array: np.ndarray) -> str:
