@@ -9,6 +9,7 @@ with green dice on a white table works the same once taught.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -115,27 +116,16 @@ class ColorModel:
         table = np.take(self._posterior_planes[0], index)
         return table, _lookup(self._die_color_planes, index)
 
-    @property
+    # Each table one class per contiguous row: a 1-D take per class is much faster than
+    # gathering rows of the (bins, classes) table. Kept on the model itself: a cache keyed by
+    # the arrays' ids handed a new model a freed model's tables once their ids were reused.
+    @cached_property
     def _posterior_planes(self) -> np.ndarray:
-        return _planes(self, "posterior")
+        return np.ascontiguousarray(self.posterior.T)
 
-    @property
+    @cached_property
     def _die_color_planes(self) -> np.ndarray:
-        return _planes(self, "die_color")
-
-
-_PLANES: dict[tuple[int, str], np.ndarray] = {}
-
-
-def _planes(model: ColorModel, name: str) -> np.ndarray:
-    """The table one class per contiguous row: a 1-D take per class is much faster than
-    gathering rows of the (bins, classes) table."""
-    key = (id(getattr(model, name)), name)
-    if key not in _PLANES:
-        if len(_PLANES) > 64:
-            _PLANES.clear()
-        _PLANES[key] = np.ascontiguousarray(getattr(model, name).T)
-    return _PLANES[key]
+        return np.ascontiguousarray(self.die_color.T)
 
 
 def _lookup(planes: np.ndarray, index: np.ndarray) -> np.ndarray:
