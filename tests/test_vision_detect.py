@@ -2,32 +2,28 @@
 
 from __future__ import annotations
 
-import glob
 import math
-from pathlib import Path
 
 import numpy as np
 
 from vision.detect import PLAIN_TABLE_FLOOR, _frame_contrast_range
-from vision.labels import load_labelled
 from vision.reader import read_frame
 from vision.render import random_scene, render
-from vision.teach import teach
 
-CLASSIC = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "classic"
+from vision_support import taught
 
 
 def test_the_contrast_ramp_is_lowered_on_a_plain_table_only() -> None:
-    taught = (70.0, 120.0)
+    ramp = (70.0, 120.0)  # as taught
     plain = np.full((100, 100), 4.0, np.float32)  # felt: the table hardly differs from itself
-    low, high = _frame_contrast_range(plain, taught)
+    low, high = _frame_contrast_range(plain, ramp)
     assert low == PLAIN_TABLE_FLOOR and abs((high - low) / low - (120.0 - 70.0) / 70.0) < 1e-6
     busy = np.full((100, 100), 40.0, np.float32)  # gingham: it differs a lot
-    assert _frame_contrast_range(busy, taught) == taught
+    assert _frame_contrast_range(busy, ramp) == ramp
 
 
 def test_blue_dice_on_plain_blue_felt_are_found() -> None:
-    profile = teach([load_labelled(p) for p in sorted(glob.glob(str(CLASSIC / "teach" / "*.jpg")))])
+    profile = taught("classic")
     scene = random_scene(24, style="classic")
     assert scene.table == "felt_blue"
     image, labels = render(scene)

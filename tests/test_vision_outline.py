@@ -6,25 +6,16 @@ from __future__ import annotations
 
 import glob
 import math
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from vision.labels import load_labelled
 from vision.outline import side_steps
-from vision.profile import Profile
 from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place, read_frame
 from vision.scoring import score_image
 from vision.symbols import face_angle
-from vision.teach import teach
 
-IMAGES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
-
-
-@lru_cache(maxsize=None)
-def _profile(name: str) -> Profile:
-    return teach([load_labelled(p) for p in sorted(glob.glob(str(IMAGES / name / "teach" / "*.jpg")))])
+from vision_support import FIXTURES, taught
 
 
 def _bare_table_spots(labels: dict, width: int, height: int, count: int) -> list[tuple[float, float]]:
@@ -38,7 +29,7 @@ def _bare_table_spots(labels: dict, width: int, height: int, count: int) -> list
 
 
 def test_photo_like_dice_step_on_every_side_and_the_bare_table_does_not() -> None:
-    for path in sorted(glob.glob(str(IMAGES / "photoreal-c" / "test" / "*.jpg"))):
+    for path in sorted(glob.glob(str(FIXTURES / "photoreal-c" / "test" / "*.jpg"))):
         image, labels = load_labelled(path)
         flat = [d for d in labels["dice"] if d["symbol"] is not None]
         dice = [side_steps(image, d["center"], d["size"], face_angle(image, d["center"], d["size"])) for d in flat]
@@ -66,8 +57,8 @@ def test_a_bar_steps_on_two_sides_only() -> None:
 def test_a_pale_palm_is_not_a_white_die() -> None:
     # A hand reaches over dark blue felt: its palm is white-die colored, die-sized where the
     # fingers join it and fills a face window, but has no die's edge on all four sides.
-    image, labels = load_labelled(str(IMAGES / "line" / "test" / "line_test_0005.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, _profile("line"))], labels["dice"])
+    image, labels = load_labelled(str(FIXTURES / "line" / "test" / "line_test_0005.jpg"))
+    score = score_image([d.to_json() for d in read_frame(image, taught("line"))], labels["dice"])
     assert score.phantoms == 0 and score.missed == 0, score
 
 

@@ -5,25 +5,18 @@ from __future__ import annotations
 
 import glob
 import math
-from functools import lru_cache
-from pathlib import Path
 
 import cv2
 
 from vision.detect import Candidate
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.profile import Profile
 from vision.reader import FOREIGN_RIM, read_candidate, read_face, read_frame, typical_face_size
 from vision.scoring import score_image
-from vision.teach import teach
 
-PHOTOREAL = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "photoreal-c"
+from vision_support import FIXTURES, taught
 
-
-@lru_cache(maxsize=None)
-def _profile() -> Profile:
-    return teach([load_labelled(p) for p in sorted(glob.glob(str(PHOTOREAL / "teach" / "*.jpg")))])
+PHOTOREAL = FIXTURES / "photoreal-c"
 
 
 def _blob(side: float, fill: float = 0.9, aspect: float = 1.05) -> Candidate:
@@ -31,7 +24,7 @@ def _blob(side: float, fill: float = 0.9, aspect: float = 1.05) -> Candidate:
 
 
 def test_the_usual_size_comes_from_blobs_shaped_like_a_whole_die() -> None:
-    profile = _profile()
+    profile = taught("photoreal-c")
     usual = profile.die_sizes[1]
     side = usual * profile.blob_side_ratio
     # Many small ragged pieces (a face split by its paint, sides in shade) and two whole dice.
@@ -46,7 +39,7 @@ def test_the_usual_size_comes_from_blobs_shaped_like_a_whole_die() -> None:
 
 
 def test_a_blob_holding_part_of_a_die_is_read_at_the_usual_size() -> None:
-    profile = _profile()
+    profile = taught("photoreal-c")
     image, labels = load_labelled(str(PHOTOREAL / "test" / "c_test_024.jpg"))
     read, better = 0, 0
     for die in labels["dice"]:
@@ -67,7 +60,7 @@ def test_a_face_that_reads_clearly_is_a_die_whatever_its_blob_looks_like() -> No
     # cocktail reads clearly.
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_017.jpg"))
     label = next(d for d in labels["dice"] if d["color"] == "white" and d["symbol"] == "cocktail")
-    near = [d for d in read_frame(image, _profile()) if math.dist(d.center, label["center"]) < label["size"] / 2]
+    near = [d for d in read_frame(image, taught("photoreal-c")) if math.dist(d.center, label["center"]) < label["size"] / 2]
     assert [(d.color, d.symbol) for d in near] == [("white", "cocktail")] and near[0].confidence > 0.5
 
 
@@ -76,7 +69,7 @@ def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones() -> 
     # top, so their blobs are bigger than their faces; read at the blob's size, three of them
     # fit no face well enough to be sure.
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_019.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
+    score = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
     assert score.read == score.dice and score.errors == 0 and score.flagged == 0, score
 
 
@@ -85,7 +78,7 @@ def test_a_cocked_die_s_bigger_blob_is_not_read_again_as_a_slanted_flat_die() ->
     # seen from a slant is, but its second face lies away from the frame's middle: read at the
     # usual face size one of its faces would fit a gun, and it must stay unread.
     image, labels = load_labelled(str(PHOTOREAL / "cocked" / "c_test_002.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
+    score = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
     assert score.cocked == 1 and score.cocked_ok == 1 and score.wrong == 0, score
 
 
@@ -93,7 +86,7 @@ def test_a_die_whose_blob_is_a_piece_of_it_is_read_at_the_face_size_of_the_sure_
     # Light wood: two white dice's blobs hold only part of them; read at the blobs' size, one
     # face is left unread and the other fits no template well enough to count as a die.
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_017.jpg"))
-    dice = read_frame(image, _profile())
+    dice = read_frame(image, taught("photoreal-c"))
     flat = [label for label in labels["dice"] if label["symbol"] is not None]
     for label in flat:
         near = [d for d in dice if math.dist(d.center, label["center"]) < label["size"] / 2]
@@ -109,7 +102,7 @@ def test_table_art_whose_rim_is_no_die_color_is_no_die() -> None:
     # A crop of c_test_009: "1929" printed in yellow on dark red cloth. Read as a white die, the
     # "9" fits a gun template well; its rim is far from every color this box's dice have.
     art = cv2.imread(str(PHOTOREAL / "more" / "c_test_009_table_art.png"))
-    profile = _profile()
+    profile = taught("photoreal-c")
     candidate = Candidate("white", (150.0, 150.0), profile.die_sizes[1] * profile.blob_side_ratio, 0.9, 0.8, 1.1)
     look = read_candidate(art, candidate, profile, gain=1.0)
     assert look.reading.best_score > 0.6

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import glob
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -15,16 +13,12 @@ from vision.profile import Profile
 from vision.reader import read_frame
 from vision.rim import RimColors, rim_chroma
 from vision.scoring import score_image
-from vision.teach import teach
 
-PHOTOREAL = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "photoreal-c"
+from vision_support import FIXTURES, taught
+
+PHOTOREAL = FIXTURES / "photoreal-c"
 # A hard lamp washes the red and blue dice's faces out to pink and pale blue in this scene.
 WASHED_OUT = PHOTOREAL / "test" / "c_test_020.jpg"
-
-
-@lru_cache(maxsize=None)
-def _profile() -> Profile:
-    return teach([load_labelled(p) for p in sorted(glob.glob(str(PHOTOREAL / "teach" / "*.jpg")))])
 
 
 def test_rim_colors_need_two_samples_of_every_color() -> None:
@@ -44,7 +38,7 @@ def test_rim_colors_tell_the_nearest_taught_color_and_survive_json() -> None:
 
 
 def test_teaching_learns_rim_colors_that_a_saved_profile_keeps(tmp_path: Path) -> None:
-    profile = _profile()
+    profile = taught("photoreal-c")
     assert profile.rim_colors is not None and set(profile.rim_colors.colors) == set(profile.colors)
     profile.save(tmp_path / "p.json")
     loaded = Profile.load(tmp_path / "p.json")
@@ -54,7 +48,7 @@ def test_teaching_learns_rim_colors_that_a_saved_profile_keeps(tmp_path: Path) -
 
 def test_the_rim_tells_every_labelled_die_of_a_washed_out_scene_its_color() -> None:
     image, labels = load_labelled(str(WASHED_OUT))
-    rim_colors = _profile().rim_colors
+    rim_colors = taught("photoreal-c").rim_colors
     gain = exposure_gain(image)
     for die in labels["dice"]:
         probabilities = rim_colors.probabilities(rim_chroma(image, die["center"], die["size"], gain))
@@ -63,10 +57,10 @@ def test_the_rim_tells_every_labelled_die_of_a_washed_out_scene_its_color() -> N
 
 def test_washed_out_dice_are_read_right_only_with_rim_colors() -> None:
     image, labels = load_labelled(str(WASHED_OUT))
-    with_rim = score_image([d.to_json() for d in read_frame(image, _profile())], labels["dice"])
+    with_rim = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
     assert with_rim.wrong == with_rim.missed == with_rim.phantoms == 0, with_rim
     # The face's middle alone calls pink faces white or loses them: the rim is what reads them.
-    without = dataclasses.replace(_profile(), rim_colors=None)
+    without = dataclasses.replace(taught("photoreal-c"), rim_colors=None)
     face_only = score_image([d.to_json() for d in read_frame(image, without)], labels["dice"])
     assert face_only.wrong + face_only.missed + face_only.flagged > 0, face_only
 
@@ -92,8 +86,7 @@ def test_distances_from_a_frame_s_own_dice_use_the_color_s_taught_spread() -> No
 def test_a_patch_of_blue_felt_hemmed_in_by_cards_is_not_a_blue_die() -> None:
     # Between two cards the felt has an edge all round and a blue die's size; its blue is not
     # the blue of the frame's blue dice.
-    root = Path(__file__).resolve().parents[1] / "fixtures" / "images" / "line"
-    profile = teach([load_labelled(p) for p in sorted(glob.glob(str(root / "teach" / "*.jpg")))])
-    image, labels = load_labelled(str(root / "test" / "line_test_0001.jpg"))
+    profile = taught("line")
+    image, labels = load_labelled(str(FIXTURES / "line" / "test" / "line_test_0001.jpg"))
     score = score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
     assert score.phantoms == 0 and score.missed == 0 and score.wrong == 0, score

@@ -2,37 +2,26 @@
 
 from __future__ import annotations
 
-import glob
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
 from vision.labels import load_labelled
 from vision.reader import Die, read_frame
 from vision.scoring import Score, score_image
-from vision.teach import teach
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
+from vision_support import FIXTURES, images, taught
+
 # Sets with both teach/ and test/ folders: photoreal-c always, one per renderer art style once
 # its fixtures are committed.
 SETS = sorted(p.name for p in FIXTURES.iterdir() if (p / "teach").is_dir() and (p / "test").is_dir())
 
 
-def _images(folder: Path) -> list[str]:
-    return sorted(glob.glob(str(folder / "*.png")) + glob.glob(str(folder / "*.jpg")))
-
-
-@lru_cache(maxsize=None)
-def _taught(name: str):
-    return teach([load_labelled(p) for p in _images(FIXTURES / name / "teach")])
-
-
 @lru_cache(maxsize=None)
 def _score(name: str) -> Score:
     total = Score()
-    profile = _taught(name)
-    for path in _images(FIXTURES / name / "test"):
+    profile = taught(name)
+    for path in images(FIXTURES / name / "test"):
         image, labels = load_labelled(path)
         total = total + score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
     return total
@@ -89,8 +78,8 @@ def test_some_cocked_dice_are_seen_as_unreadable(name: str) -> None:
 
 
 def test_read_frame_returns_dice_values() -> None:
-    profile = _taught("photoreal-c")
-    image, _ = load_labelled(_images(FIXTURES / "photoreal-c" / "test")[0])
+    profile = taught("photoreal-c")
+    image, _ = load_labelled(images(FIXTURES / "photoreal-c" / "test")[0])
     dice = read_frame(image, profile)
     assert dice and all(isinstance(d, Die) for d in dice)
     height, width = image.shape[:2]

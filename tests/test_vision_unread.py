@@ -3,38 +3,29 @@ and die-colored things that are not dice are not (see `vision.reader.unread_die`
 
 from __future__ import annotations
 
-import glob
 import math
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from vision.labels import load_labelled
-from vision.profile import Profile
 from vision.reader import read_frame
 from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
 from vision.symbols import WINDOW_PX, ink_share
-from vision.teach import teach
 
-IMAGES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
+from vision_support import FIXTURES, taught
+
 # A blue die leaning on an edge against another blue die on dark cloth: no face is on top, and
 # no squashed face fits it either (a red die leaning elsewhere in the scene is still read as flat).
-COCKED = IMAGES / "photoreal-c" / "cocked" / "c_test_018.jpg"
+COCKED = FIXTURES / "photoreal-c" / "cocked" / "c_test_018.jpg"
 # Red felt with white cards printed with black lines: card pieces are die-colored, die-sized
 # and carry paint.
-CARDS = IMAGES / "bold" / "test" / "bold_test_0003.jpg"
-
-
-@lru_cache(maxsize=None)
-def _profile(name: str) -> Profile:
-    return teach([load_labelled(p) for p in sorted(glob.glob(str(IMAGES / name / "teach" / "*.jpg")))])
+CARDS = FIXTURES / "bold" / "test" / "bold_test_0003.jpg"
 
 
 def test_a_cocked_die_that_no_face_fits_is_reported_unread() -> None:
     image, labels = load_labelled(str(COCKED))
-    dice = read_frame(image, _profile("photoreal-c"))
+    dice = read_frame(image, taught("photoreal-c"))
     label = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == "blue")
     near = [d for d in dice if math.dist(d.center, label["center"]) < label["size"] / 2]
     assert len(near) == 1
@@ -45,7 +36,7 @@ def test_a_cocked_die_that_no_face_fits_is_reported_unread() -> None:
 
 def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     image, labels = load_labelled(str(CARDS))
-    dice = read_frame(image, _profile("bold"))
+    dice = read_frame(image, taught("bold"))
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.missed == 0 and score.wrong == 0, score
     # The two pieces of card a white chip lies on have a die's size, color and an edge all round

@@ -1,0 +1,25 @@
+"""Vision-test support: the committed labelled fixture sets, each taught once per test run
+(teaching takes seconds; many test modules read with the same set's profile)."""
+
+from __future__ import annotations
+
+import glob
+from functools import lru_cache
+from pathlib import Path
+
+from vision.labels import load_labelled
+from vision.profile import Profile
+from vision.teach import teach
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
+
+
+def images(folder: Path) -> list[str]:
+    """The labelled images (PNG or JPEG) in a folder, in name order."""
+    return sorted(glob.glob(str(folder / "*.png")) + glob.glob(str(folder / "*.jpg")))
+
+
+@lru_cache(maxsize=None)
+def taught(name: str) -> Profile:
+    """The profile taught from fixture set `name`'s teach/ images."""
+    return teach([load_labelled(path) for path in images(FIXTURES / name / "teach")])
