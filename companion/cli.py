@@ -11,6 +11,8 @@ import json
 import sys
 from typing import Sequence
 
+from .pipes import output_abandoned
+
 
 def _replay(args: argparse.Namespace) -> int:
     from .replay import ReplayError, play, state_json
@@ -31,6 +33,7 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     json.dump(state_json(state), sys.stdout)
     sys.stdout.write("\n")
+    sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
     return 0
 
 
@@ -67,4 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     known = {"replay", *(name for name, _, _ in OPTIONAL_COMMANDS)}
     command = argv[0] if argv and argv[0] in known else None
     args = build_parser(command).parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        return output_abandoned()  # whoever read our output stopped early: not our error

@@ -352,3 +352,15 @@ def test_investigator_take_is_required_only_when_several_colors_are_on_the_inves
         if required >= 3:
             break
     assert required >= 3
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    # `python -m companion replay GAME.json | head -c 0`: the reader of our output is gone.
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(EXAMPLE))
+    process = subprocess.Popen([sys.executable, "-m", "companion", "replay", str(path)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 1
+    assert stderr == ""

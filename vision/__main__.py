@@ -20,10 +20,11 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from companion.pipes import output_abandoned  # noqa: E402
+
 from .labels import ImageError  # noqa: E402
 
 EXIT_BAD_INPUT = 2
-EXIT_PIPE_CLOSED = 1  # as a shell reports a reader that stopped listening; not a bad input
 
 
 def _teach(args: argparse.Namespace) -> int:
@@ -84,10 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        # Whoever read our output stopped early (`| head`): not our error to report. Point
-        # stdout at nothing so the interpreter's own flush at exit does not complain either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_PIPE_CLOSED
+        return output_abandoned()  # whoever read our output stopped early: not our error
     except OSError as error:  # e.g. --out in a missing directory
         print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
