@@ -9,6 +9,7 @@ import pytest
 from vision.labels import load_labelled
 from vision.reader import Die, read_frame
 from vision.scoring import Score, score_image
+from vision.teach import teach
 
 from vision_support import FIXTURES, images, taught
 
@@ -89,3 +90,24 @@ def test_read_frame_returns_dice_values() -> None:
         assert 0 <= die.center[0] < width and 0 <= die.center[1] < height
         assert 0.5 * profile.die_sizes[0] < die.size < 2 * profile.die_sizes[2]
         assert 0.0 <= die.confidence <= 1.0
+
+
+def _without_sizes(path: str) -> tuple:
+    image, labels = load_labelled(path)
+    return image, {"dice": [{k: v for k, v in die.items() if k != "size"} for die in labels["dice"]]}
+
+
+def test_teaching_from_labels_without_sizes_measures_the_dice() -> None:
+    # The spec's labels need no size: a table's own photos are labelled by clicking centers.
+    # The profile must then measure the dice itself, close to what the labels' sizes teach.
+    paths = images(FIXTURES / "photoreal-c" / "teach")
+    measured = teach([_without_sizes(path) for path in paths])
+    labelled = taught("photoreal-c")
+    assert measured.die_sizes[1] == pytest.approx(labelled.die_sizes[1], rel=0.08)
+    assert measured.die_sizes[0] >= 0.85 * labelled.die_sizes[0]
+    assert measured.die_sizes[2] <= 1.15 * labelled.die_sizes[2]
+    total = Score()
+    for path in images(FIXTURES / "photoreal-c" / "test"):
+        image, labels = load_labelled(path)
+        total = total + score_image([d.to_json() for d in read_frame(image, measured)], labels["dice"])
+    assert total.wrong == 0 and total.missed + total.phantoms <= 1, total
