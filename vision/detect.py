@@ -108,10 +108,9 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
 
 
 def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
+    # A pixel's die-color shares sum to 1, so a share over a half is also the largest: no argmax.
     die_given = evidence.die_color
-    winner = die_given.argmax(axis=-1)
-    return [_cleaned((is_die & (winner == k) & (die_given[..., k] > 0.5)).astype(np.uint8))
-            for k in range(die_given.shape[-1])]
+    return [_cleaned((is_die & (die_given[..., k] > 0.5)).astype(np.uint8)) for k in range(die_given.shape[-1])]
 
 
 def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
@@ -252,9 +251,17 @@ def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, sc
 
 def _rect_sides(points: np.ndarray) -> tuple[float, float]:
     """The sides of the smallest rectangle, at any turn, around (x, y) rows of points."""
-    # OpenCV takes the hull first anyway; handing it the hull halves the time for a solid blob.
-    (_, _), (width, height), _ = cv2.minAreaRect(cv2.convexHull(points))
+    # OpenCV takes the hull first anyway; handing it the hull halves the time for a solid blob,
+    # and the hull of each row's two ends (blob pixels come row by row) is the blob's hull.
+    (_, _), (width, height), _ = cv2.minAreaRect(cv2.convexHull(_row_ends(points)))
     return width, height
+
+
+def _row_ends(points: np.ndarray) -> np.ndarray:
+    """The first and last of each row's run of (x, y) rows of points in row-major order."""
+    ys = points[:, 1]
+    breaks = np.flatnonzero(ys[1:] != ys[:-1])
+    return points[np.concatenate(([0], breaks, breaks + 1, [len(points) - 1]))]
 
 
 def _split(points: np.ndarray, count: int) -> list[np.ndarray]:

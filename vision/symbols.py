@@ -132,10 +132,10 @@ class Match:
 
 
 def _bank(templates: list[tuple[str, np.ndarray]]
-          ) -> tuple[np.ndarray, list[str], list[int], list[tuple[str, np.ndarray]]]:
+          ) -> tuple[np.ndarray, list[str], list[int], tuple[list[str], np.ndarray, np.ndarray]]:
     """All templates at the 4 quarter turns as matrix columns, with each column's symbol and
-    turn, and each symbol's columns. Turning the few templates is cheaper than turning every
-    window."""
+    turn, and the symbols with their columns (names, column order, group starts). Turning the
+    few templates is cheaper than turning every window."""
     key = tuple(id(t) for _, t in templates)
     cached = _BANKS.get(key)
     if cached is not None and not all(a is b for (_, a), b in zip(templates, cached[3])):
@@ -148,8 +148,13 @@ def _bank(templates: list[tuple[str, np.ndarray]]
                 symbols.append(symbol)
                 turns.append(turn)
         names = list(dict.fromkeys(symbols))
-        groups = [(name, np.array([i for i, s in enumerate(symbols) if s == name])) for name in names]
-        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates], groups)
+        # Each symbol's columns side by side (`order`), each group starting at `starts`: one
+        # maximum.reduceat then gives every symbol's best.
+        members = [[i for i, s in enumerate(symbols) if s == name] for name in names]
+        order = np.array([i for group in members for i in group])
+        starts = np.cumsum([0] + [len(group) for group in members[:-1]])
+        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates],
+                  (names, order, starts))
         if len(_BANKS) > 32:
             _BANKS.clear()
         _BANKS[key] = cached
@@ -173,7 +178,8 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     bank, symbols, turns, groups = _bank(templates)
     correlation = (patches @ bank) / spread[:, None]
     best_per_column = correlation.max(axis=0)
-    scores = {symbol: float(best_per_column[columns].max()) for symbol, columns in groups}
+    names, order, starts = groups
+    scores = dict(zip(names, np.maximum.reduceat(best_per_column[order], starts).tolist()))
     winner = int(best_per_column.argmax())
     position = int(correlation[:, winner].argmax())
     ly, lx = divmod(position, WINDOW_PX - TEMPLATE_PX + 1)
