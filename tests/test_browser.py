@@ -9,6 +9,8 @@ import json
 import random
 import time
 
+import cv2
+
 from browser_support import PHONE, Server, Tabletop, browser, server, shot  # noqa: F401  (fixtures)
 
 GAME_DEADLINE = 150  # seconds for a whole game
@@ -404,5 +406,47 @@ def test_camera_reading_on_the_phone_with_a_die_to_tap_right(browser, tmp_path):
             # The table screen shows the camera's picture with what it was not sure of.
             table.locator(".camera-slot img.camera").wait_for()
             tabletop.assert_no_page_errors(phones)
+    finally:
+        demo.stop()
+
+
+def test_teaching_at_the_table_takes_out_a_phantom_and_adds_a_missed_die(browser, tmp_path):
+    """On the camera set-up page the host puts the reading right before a frame teaches: a
+    "die" that is not one is taken out, a die the reader missed is tapped on the picture and
+    given its color and symbol; the frame kept is labelled exactly so."""
+    demo = Server(tmp_path, camera="demo")
+    try:
+        with Tabletop(browser, demo) as tabletop:
+            start_game(tabletop.page, tabletop.joined("Ann", "Ben"))
+            page = tabletop.keep(tabletop.page.context).new_page()  # the host's own browser
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(demo.base + "/calibrate")
+            rows = page.locator("#dice li.teach-die")
+            deadline = time.monotonic() + 60
+            while not rows.count():  # the demo dice settle, then a reading has dice
+                assert time.monotonic() < deadline, "no dice read on the set-up page"
+                page.locator("#read").click()
+                page.wait_for_timeout(500)
+            read = rows.count()
+            rows.nth(0).get_by_role("button", name="✕ not a die").click()
+            assert rows.count() == read - 1
+            box = page.locator("#overlay").bounding_box()
+            # (off the middle, where the seat zones' corners meet and a tap drags them)
+            page.locator("#overlay").click(position={"x": 0.37 * box["width"], "y": 0.41 * box["height"]})
+            assert rows.count() == read
+            added = rows.nth(read - 1)
+            added.locator("select").nth(0).select_option("blue")
+            added.locator("select").nth(1).select_option("gavel")
+            page.locator("#keep").click()
+            page.locator("#teach-msg").filter(has_text="Frame 1 kept").wait_for()
+            labels = json.loads((tmp_path / "teach" / "teach_001.json").read_text())["dice"]
+            assert len(labels) == read
+            width, height = cv2.imread(str(tmp_path / "teach" / "teach_001.jpg")).shape[1::-1]
+            last = labels[-1]
+            assert (last["color"], last["symbol"]) == ("blue", "gavel")
+            assert abs(last["center"][0] - 0.37 * width) < 0.02 * width
+            assert abs(last["center"][1] - 0.41 * height) < 0.02 * height
+            assert not errors, errors
     finally:
         demo.stop()

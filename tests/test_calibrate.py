@@ -104,6 +104,12 @@ def test_teaching_four_confirmed_frames_writes_the_tables_profile(table):
         with pytest.raises(Refused) as refused:
             call(base, "POST", "/api/camera/teach", {"frame": report["frame"] - 1, "dice": truth}, host)
         assert refused.value.status == 409  # labels must be for the frame that was read
+        for bad, why in (({"color": "green"}, "color must be one of"), ({"symbol": "dagger"}, "symbol must be one of"),
+                         ({"center": [5000, 10]}, "inside the 1640x1232 frame"), ({"center": "middle"}, "center must be")):
+            with pytest.raises(Refused) as refused:
+                call(base, "POST", "/api/camera/teach", {"frame": report["frame"], "dice": [truth[0], {**truth[1], **bad}]}, host)
+            assert refused.value.status == 400 and "Die 2: " in str(refused.value) and why in str(refused.value)
+        assert len(list((Path(data) / "teach").glob("*.jpg"))) == frame  # a refused frame is not kept
         answers.append(call(base, "POST", "/api/camera/teach", {"frame": report["frame"], "dice": truth}, host))
     assert [a["images"] for a in answers] == [1, 2, 3, 4]
     assert not any(a["taught"] for a in answers[:3])

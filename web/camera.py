@@ -8,12 +8,14 @@ camera (``--camera none``) every camera endpoint says so and players tap their d
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import cv2
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
+from companion.dice import COLORS, SYMBOLS
 from companion.session import Refusal
 from vision.labels import load_labelled
 from vision.light_check import assess
@@ -185,6 +187,23 @@ def _teach_dir() -> Path:
     return Path(current_app.config["DATA_DIR"]) / "teach"
 
 
+def _confirmed_die(die: object, number: int, width: int, height: int) -> dict:
+    """One die as the host confirmed it, as a label; a `Refusal` saying what is wrong with it
+    otherwise (a bad label would teach the table's profile a wrong die)."""
+    if not isinstance(die, dict):
+        raise Refusal(400, f"Die {number}: send it as {{color, symbol, center}}.")
+    color, symbol, center = die.get("color"), die.get("symbol"), die.get("center")
+    if color not in COLORS:
+        raise Refusal(400, f"Die {number}: its color must be one of {', '.join(COLORS)}.")
+    if symbol is not None and symbol not in SYMBOLS:
+        raise Refusal(400, f"Die {number}: its symbol must be one of {', '.join(SYMBOLS)}, or none for a cocked die.")
+    if not (isinstance(center, list) and len(center) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in center)
+            and 0 <= center[0] < width and 0 <= center[1] < height):
+        raise Refusal(400, f"Die {number}: its center must be two numbers inside the {width}x{height} frame.")
+    return {"color": color, "symbol": symbol, "center": [float(center[0]), float(center[1])]}
+
+
 @bp.post("/api/camera/teach")
 def teach_frame():
     """Keep the newest frame with the dice as the host confirmed them; with enough frames, teach
@@ -198,11 +217,12 @@ def teach_frame():
     snapshot = camera.checked
     if snapshot is None or snapshot.number != body.get("frame"):
         raise Refusal(409, "Read the dice again: the frame they were read on has gone.")
+    height, width = snapshot.frame.shape[:2]
+    labels = {"dice": [_confirmed_die(die, number, width, height) for number, die in enumerate(dice, start=1)]}
     folder = _teach_dir()
     folder.mkdir(parents=True, exist_ok=True)
     number = len(list(folder.glob("*.jpg"))) + 1
     image_path = folder / f"teach_{number:03d}.jpg"
-    labels = {"dice": [{"color": d.get("color"), "symbol": d.get("symbol"), "center": d.get("center")} for d in dice]}
     cv2.imwrite(str(image_path), snapshot.frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
     image_path.with_suffix(".json").write_text(json.dumps(labels), encoding="utf-8")
     images = sorted(folder.glob("*.jpg"))

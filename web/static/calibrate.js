@@ -65,6 +65,7 @@
       if (d < bestD) { best = [s, i]; bestD = d; }
     }));
     if (best) { drag = best; canvas.setPointerCapture(ev.pointerId); }
+    else if (reading) addDie(x, y);  // a die the reader missed: tap it to add it
   });
   canvas.addEventListener("pointermove", ev => {
     if (!drag) return;
@@ -116,18 +117,36 @@
     s.addEventListener("change", () => onchange(s.value || null));
     return s;
   }
-  document.getElementById("read").addEventListener("click", async () => {
+  // The dice as read, for the host to put right: every color and symbol, a die that is not one
+  // taken out, a die the reader missed tapped on the picture. Teaching learns what this list says.
+  function showDice() {
     const list = document.getElementById("dice");
-    const keep = document.getElementById("keep");
-    try {
-      reading = await api("GET", "/api/camera/check");
-      draw();
-      list.replaceChildren(...reading.dice.map((d, i) => el("li", "teach-die", el("strong", null, String(i + 1)),
+    list.replaceChildren(...reading.dice.map((d, i) => {
+      const remove = el("button", "remove-die", "✕ not a die");
+      remove.type = "button";
+      remove.addEventListener("click", () => { reading.dice.splice(i, 1); showDice(); });
+      return el("li", "teach-die", el("strong", null, String(i + 1)),
         select(COLORS, d.color, v => { d.color = v; }),
         select([...SYMBOLS, null], d.symbol, v => { d.symbol = v; }),
-        d.confidence < 0.5 ? el("span", "flag", " not sure") : null)));
-      keep.disabled = !reading.dice.length;
-    } catch (e) { list.replaceChildren(el("li", "problem", e.message)); keep.disabled = true; }
+        d.confidence < 0.5 ? el("span", "flag", " not sure") : null, remove);
+    }));
+    document.getElementById("keep").disabled = !reading.dice.length;
+    draw();
+  }
+  function addDie(x, y) {
+    const sizes = reading.dice.map(d => d.size).sort((a, b) => a - b);
+    const size = sizes.length ? sizes[Math.floor(sizes.length / 2)] : 80;
+    reading.dice.push({ color: COLORS[0], symbol: SYMBOLS[0], center: [Math.round(x), Math.round(y)], size, confidence: 1 });
+    showDice();
+  }
+  document.getElementById("read").addEventListener("click", async () => {
+    try {
+      reading = await api("GET", "/api/camera/check");
+      showDice();
+    } catch (e) {
+      document.getElementById("dice").replaceChildren(el("li", "problem", e.message));
+      document.getElementById("keep").disabled = true;
+    }
   });
   document.getElementById("keep").addEventListener("click", async () => {
     const msg = document.getElementById("teach-msg");
