@@ -24,6 +24,7 @@ import tracemalloc
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -73,6 +74,45 @@ def bench_photoreal(root: Path) -> None:
                for image, labels in (load_labelled(p) for p in teach_paths)]
     score, times = _read_all(teach(unsized), tests)
     _report(f"photoreal C, taught without sizes ({len(test_paths)} images)", score, times)
+    for name, change in CHANGES.items():
+        score, times = _read_all(profile, [change(image, labels) for image, labels in tests])
+        _report(f"photoreal C, {name}", score, times)
+
+
+def _scaled(factor: float):
+    def change(image, labels):
+        resized = cv2.resize(image, None, fx=factor, fy=factor,
+                             interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+        dice = [dict(d, center=[c * factor for c in d["center"]], size=d["size"] * factor) for d in labels["dice"]]
+        return resized, {"dice": dice}
+    return change
+
+
+def _turned(image, labels):
+    height = image.shape[0]
+    dice = [dict(d, center=[height - 1 - d["center"][1], d["center"][0]]) for d in labels["dice"]]
+    return np.ascontiguousarray(np.rot90(image, -1)), {"dice": dice}
+
+
+def _pixels(change):
+    return lambda image, labels: (np.clip(change(image.astype(np.float32)), 0, 255).astype(np.uint8), labels)
+
+
+# How the reader holds up when the test images differ from the teach images in ways a table's
+# camera and lamps can (box C's 24 test images changed, read with the profile taught on its 8).
+CHANGES = {
+    "lamp 40% dimmer": _pixels(lambda f: f * 0.6),
+    "lamp 30% brighter (clipping)": _pixels(lambda f: f * 1.3),
+    "warmer lamp (blue -20%, red +15%)": _pixels(lambda f: f * np.float32([0.8, 1.0, 1.15])),
+    "cooler lamp (blue +15%, red -15%)": _pixels(lambda f: f * np.float32([1.15, 1.0, 0.85])),
+    "sensor noise (sigma 8)": _pixels(lambda f: f + np.random.default_rng(0).normal(0, 8, f.shape).astype(np.float32)),
+    "out of focus (Gaussian sigma 1.5)": _pixels(lambda f: cv2.GaussianBlur(f, (0, 0), 1.5)),
+    "JPEG quality 40": lambda image, labels: (cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 40])[1],
+                                                          cv2.IMREAD_COLOR), labels),
+    "camera 15% farther (dice smaller)": _scaled(0.85),
+    "camera 20% nearer (dice bigger)": _scaled(1.2),
+    "camera turned a quarter": _turned,
+}
 
 
 def bench_style(style: str, n_teach: int, n_scenes: int) -> None:
