@@ -6,11 +6,13 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_candidates
 from .exposure import exposure_gain
+from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import side_steps
 from .plausibility import MAX_STEP, features
@@ -18,6 +20,7 @@ from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
 from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, ink_share, match
 
+LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
 SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
 SAME_PLACE = 0.6  # readings closer than this many die sides are one die
@@ -286,9 +289,35 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
 
     Finds die-colored blobs, reads each one's face (its color checked on the face's rim),
     reads the doubtful faces again at the size of the sure ones, then keeps what is a die: read,
-    or seen but unread (symbol None), one reading per place.
+    or seen but unread (symbol None), one reading per place. When the dice read surely say the
+    lamp is of another color than teaching saw (`vision.lamp`), the frame is read again through
+    the lamp's correction, kept if it reads more dice surely.
     """
     use_one_blas_thread()
+    dice, rims = _read(frame_bgr, profile)
+    for _ in range(LAMP_ROUNDS):
+        if profile.rim_colors is None or not lamp_doubted(rims, profile.rim_colors):
+            break
+        sure = [d for d in dice if _surely_read(d)]
+        gains = lamp_gains(frame_bgr, [(d.color, d.center, d.size) for d in sure], profile.rim_colors,
+                           exposure_gain(frame_bgr))
+        if gains is None:
+            break
+        corrected = cv2.multiply(frame_bgr, (*gains, 0.0), dtype=cv2.CV_8U)
+        again, again_rims = _read(corrected, profile)
+        if sum(map(_surely_read, again)) <= len(sure):
+            break  # the correction found nothing more: the lamp was not the trouble
+        frame_bgr, dice, rims = corrected, again, again_rims
+    return dice
+
+
+def _surely_read(die: Die) -> bool:
+    return die.symbol is not None and die.confidence >= 0.5
+
+
+def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
+    """`read_frame`'s one reading of the frame as it is: the dice, and the (color, rim chroma)
+    of the blobs read surely (what `vision.lamp` asks first)."""
     gain = exposure_gain(frame_bgr)
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
@@ -299,6 +328,8 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     reread = _reread_doubtful(frame_bgr, looked, sure, profile)
     # Only a look read again can have changed its sureness.
     sure = [is_sure if again is look else _sure(again, profile) for look, again, is_sure in zip(looked, reread, sure)]
+    rims = [(look.candidate.color, look.chroma) for look, is_sure in zip(reread, sure)
+            if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     found = []  # (best symbol score, die)
     for look in looked:
@@ -318,7 +349,7 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
         confidence = min(confidence, colored if rim is None else max(colored, rim))
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
-    return _one_per_place(found)
+    return _one_per_place(found), rims
 
 
 def _plausible(look: Look, profile: Profile) -> bool:

@@ -37,8 +37,11 @@ def rim_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     `gain` is the frame's exposure gain (`vision.exposure`), applied to the band's pixels only.
     """
     band = _band_chroma(frame_bgr, center, size, gain, BAND)
-    if band is None:
-        return None
+    return None if band is None else _colorful(band)
+
+
+def _colorful(band: np.ndarray) -> np.ndarray:
+    """The median chroma of the band's more colorful half."""
     chroma = band[:, 0] ** 2 + band[:, 1] ** 2
     keep = max(1, int(len(band) * COLORFUL_SHARE))
     colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
@@ -52,17 +55,40 @@ def surround_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: f
     return _band_chroma(frame_bgr, center, size, gain, SURROUND)
 
 
-def _band_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float, gain: float,
-                 band: tuple[float, float]) -> np.ndarray | None:
+def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                band: tuple[float, float] = BAND) -> np.ndarray | None:
+    """The BGR pixels (N, 3) of a band around a face (inner and outer radius in face sides),
+    or None when too little of it lies in the frame."""
     dy, dx = _band_offsets(int(round(size)), band)
     ys, xs = dy + int(round(center[1])), dx + int(round(center[0]))
     height, width = frame_bgr.shape[:2]
     inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
     if np.count_nonzero(inside) < MIN_PIXELS:
         return None
-    pixels = frame_bgr[ys[inside], xs[inside]][:, None, :]
+    return frame_bgr[ys[inside], xs[inside]]
+
+
+def colorful_chromas(pixels: np.ndarray, ends: list[int], gains: tuple[float, float, float]) -> np.ndarray:
+    """The rim chroma (see `rim_chroma`) of each of several bands, (K, 2), with per-channel
+    gains applied; `pixels` holds the bands' BGR pixels one after another, band i ending at
+    `ends[i]` (converted in one go: far faster than band by band)."""
+    chromas = _chromas(cv2.multiply(pixels[:, None, :], (*gains, 0.0), dtype=cv2.CV_8U))
+    return np.array([_colorful(band) for band in np.split(chromas, ends[:-1])])
+
+
+def _band_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float, gain: float,
+                 band: tuple[float, float]) -> np.ndarray | None:
+    pixels = band_pixels(frame_bgr, center, size, band)
+    if pixels is None:
+        return None
+    pixels = pixels[:, None, :]
     if gain != 1.0:
         pixels = cv2.convertScaleAbs(pixels, alpha=gain)
+    return _chromas(pixels)
+
+
+def _chromas(pixels: np.ndarray) -> np.ndarray:
+    """Lab (a, b) of (N, 1, 3) BGR pixels, (N, 2)."""
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
 
 
