@@ -9,7 +9,7 @@ import pytest
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.lamp import lamp_gains
-from vision.reader import read_frame
+from vision.reader import read_frame, read_under_lamp
 from vision.scoring import Score, score_image
 
 from vision_support import FIXTURES, images, taught
@@ -51,3 +51,22 @@ def test_dice_under_a_lamp_of_another_color_are_still_read(lamp: tuple[float, fl
         total = total + score_image([d.to_json() for d in read_frame(_lit(image, lamp), profile)], labels["dice"])
     assert total.dice == 54
     assert total.wrong <= 1 and total.missed + total.phantoms <= 1, total
+
+
+def test_the_next_frame_starts_from_the_lamp_the_last_one_needed() -> None:
+    profile = taught("photoreal-c")
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "more" / "c_test_019.jpg"))
+    warm = _lit(image, WARMER)
+    first, lamp = read_under_lamp(warm, profile)
+    assert lamp is not None and lamp[0] > 1.15 and lamp[2] < 1.0  # found on the first frame
+    # The next roll under that lamp starts from its correction, which still fits and is kept
+    # (a little off what a fresh search finds, so it shows which one was used).
+    given = (lamp[0] * 1.02, 1.0, lamp[2])
+    again, kept = read_under_lamp(warm, profile, given)
+    assert kept == given
+    assert score_image([d.to_json() for d in again], labels["dice"]).errors <= \
+        score_image([d.to_json() for d in first], labels["dice"]).errors
+    # The lamp turned back to what teaching saw: the stale correction is dropped, the dice read.
+    plain, dropped = read_under_lamp(image, profile, lamp)
+    assert dropped is None
+    assert [d.to_json() for d in plain] == [d.to_json() for d in read_frame(image, profile)]

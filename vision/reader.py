@@ -293,22 +293,53 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     lamp is of another color than teaching saw (`vision.lamp`), the frame is read again through
     the lamp's correction, kept if it reads more dice surely.
     """
+    return read_under_lamp(frame_bgr, profile)[0]
+
+
+Lamp = tuple[float, float, float]  # per-channel (B, G, R) gains that undo a lamp's color
+
+
+def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None = None
+                    ) -> tuple[list[Die], Lamp | None]:
+    """`read_frame` for a camera that reads frame after frame of one table: it starts from
+    `lamp`, the correction an earlier frame needed (a room's lamp does not change between
+    rolls), so a frame under that lamp is read once, not twice. Returns the dice and the
+    correction to start the next frame from (None: the frame looked as taught). A correction
+    that no longer fits (the light changed again) is not used: the frame is read afresh."""
     use_one_blas_thread()
+    rim_colors = profile.rim_colors
+    if rim_colors is None:  # a profile without rim colors cannot tell a lamp
+        return _read(frame_bgr, profile)[0], None
+    earlier = lamp
+    if earlier is not None:
+        dice, rims = _read(_lit(frame_bgr, earlier), profile)
+        if not lamp_doubted(rims, rim_colors):
+            return dice, earlier
     dice, rims = _read(frame_bgr, profile)
+    if not lamp_doubted(rims, rim_colors):
+        return dice, None  # the frame looks as taught: so is the lamp
+    # Off as it is (and through the earlier correction): a correction of its own, or failing
+    # that, the earlier one is still the best guess for the next frame.
+    lamp = None
     for _ in range(LAMP_ROUNDS):
-        if profile.rim_colors is None or not lamp_doubted(rims, profile.rim_colors):
+        if lamp is not None and not lamp_doubted(rims, rim_colors):
             break
         sure = [d for d in dice if _surely_read(d)]
-        gains = lamp_gains(frame_bgr, [(d.color, d.center, d.size) for d in sure], profile.rim_colors,
+        gains = lamp_gains(frame_bgr, [(d.color, d.center, d.size) for d in sure], rim_colors,
                            exposure_gain(frame_bgr))
         if gains is None:
             break
-        corrected = cv2.multiply(frame_bgr, (*gains, 0.0), dtype=cv2.CV_8U)
+        corrected = _lit(frame_bgr, gains)
         again, again_rims = _read(corrected, profile)
         if sum(map(_surely_read, again)) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
         frame_bgr, dice, rims = corrected, again, again_rims
-    return dice
+        lamp = gains if lamp is None else (lamp[0] * gains[0], lamp[1] * gains[1], lamp[2] * gains[2])
+    return dice, lamp if lamp is not None else earlier
+
+
+def _lit(frame_bgr: np.ndarray, lamp: Lamp) -> np.ndarray:
+    return cv2.multiply(frame_bgr, (*lamp, 0.0), dtype=cv2.CV_8U)
 
 
 def _surely_read(die: Die) -> bool:

@@ -31,7 +31,7 @@ from vision.camera_owner import CameraOwner, Snapshot
 from vision.demo_camera import DemoCamera, DemoTable
 from vision.overlay import draw_reading, draw_zones
 from vision.profile import Profile, default_profile
-from vision.reader import Die, read_frame
+from vision.reader import Die, Lamp, read_under_lamp
 from vision.seats import Zones, assign, load_or_default_zones, outside_mismatch, stash_mismatches, stash_slots, zones_path, save_zones
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,9 @@ class TableCamera:
         self._pending: Snapshot | None = None
         #: The frame last read on the calibration page, which teaching labels.
         self.checked: Snapshot | None = None
+        # The lamp's correction the last frame needed, and the profile it was found with: the next
+        # roll under the same lamp is then read once, not twice (see vision.reader.read_under_lamp).
+        self._lamp: tuple[Profile, Lamp | None] = (self.profile, None)
 
     # Life cycle -----------------------------------------------------------------------------------
 
@@ -202,7 +205,12 @@ class TableCamera:
             return None
         frame = snapshot.frame
         started = time.perf_counter()
-        dice = tuple(read_frame(frame, self.profile))
+        profile, lamp = self._lamp
+        if profile is not self.profile:
+            profile, lamp = self.profile, None  # retaught: its colors are the table's as it is now
+        found, lamp = read_under_lamp(frame, profile, lamp)
+        self._lamp = (profile, lamp)
+        dice = tuple(found)
         read_ms = (time.perf_counter() - started) * 1000
         zones = self.zones_for(len(state.players)).scaled_to(frame.shape[1], frame.shape[0])
         groups = assign(dice, zones)
