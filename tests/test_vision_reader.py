@@ -8,7 +8,7 @@ import math
 
 import cv2
 
-from vision.detect import Candidate
+from vision.detect import Candidate, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.reader import FOREIGN_RIM, read_candidate, read_face, read_frame, typical_face_size
@@ -117,3 +117,22 @@ def test_table_art_whose_rim_is_no_die_color_is_no_die() -> None:
             side = die["size"] * profile.blob_side_ratio
             look = read_candidate(image, Candidate(die["color"], tuple(die["center"]), side, 0.95, 0.9, 1.05), profile, gain)
             assert look.rim_distance is not None and look.rim_distance < FOREIGN_RIM / 2, (path, die)
+
+
+def test_a_washed_out_face_recolored_by_its_rim_is_read_at_the_usual_size() -> None:
+    # A blue die under a hard lamp: its face washes out to white, so a small white blob (its
+    # face alone, a little off its center) is all the detector finds. The rim says blue; the
+    # die must then be read as the usual die size around the blob, not as the small blob.
+    profile = taught("photoreal-c")
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "washed-out" / "c_test_001.jpg"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (589.5, 105.9)))
+    assert (die["color"], die["symbol"]) == ("blue", "cocktail")
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    blob = min(candidates, key=lambda c: math.dist(c.center, die["center"]))
+    assert blob.color == "white" and blob.side / profile.blob_side_ratio < 0.7 * die["size"]
+    look = read_candidate(image, blob, profile, exposure_gain(image), typical_face_size(candidates, profile))
+    assert look.candidate.color == "blue" and look.reading.best_symbol == "cocktail"
+    assert math.dist(look.reading.center, die["center"]) < 0.15 * die["size"]
+    read = [d for d in read_frame(image, profile) if math.dist(d.center, die["center"]) < 0.5 * die["size"]]
+    assert [(d.color, d.symbol) for d in read] == [("blue", "cocktail")] and read[0].confidence >= 0.5

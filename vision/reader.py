@@ -152,8 +152,10 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
             chroma, rim = wider, profile.rim_colors.probabilities(wider)
     best = max(rim, key=rim.get)
     if best != candidate.color and rim[best] >= RECOLOR_PROBABILITY:
-        # A washed-out face alone makes a small blob: read it at the frame's usual die size.
-        side = typical_size * profile.blob_side_ratio if small else candidate.side
+        # A washed-out face alone makes a small blob: read it at the frame's usual die size (the
+        # first reading may have been made at that size already: the blob is what says small).
+        blob_small = bool(typical_size) and candidate.side / profile.blob_side_ratio < SMALL_BLOB * typical_size
+        side = typical_size * profile.blob_side_ratio if blob_small else candidate.side
         candidate = dataclasses.replace(candidate, color=best, side=side)
         # The blob's centroid was placed by the wrong color's pixels: start again around it too.
         reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size),
