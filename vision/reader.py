@@ -130,6 +130,7 @@ class Look:
     rim_distance: float | None
     outline: tuple[float, float]  # the color step across the outline on the face's two weakest sides
     chroma: np.ndarray | None  # the rim's (a, b)
+    usual_size: float | None = None  # the frame's usual face side when it was read (None: unknown)
 
 
 def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
@@ -143,7 +144,7 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
     chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
     if chroma is None:
-        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading), None)
+        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading), None, typical_size)
     rim = profile.rim_colors.probabilities(chroma)
     small = bool(typical_size) and reading.size < SMALL_BLOB * typical_size
     if small and max(rim, key=rim.get) == candidate.color:
@@ -164,7 +165,8 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
         if again is not None:
             chroma, rim = again, profile.rim_colors.probabilities(again)
     return Look(blob_color, candidate, reading, rim.get(candidate.color, 0.0),
-                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading), chroma)
+                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading), chroma,
+                typical_size)
 
 
 def _outline(frame_bgr: np.ndarray, reading: FaceReading) -> tuple[float, float]:
@@ -264,17 +266,33 @@ def candidate_features(look: Look, profile: Profile) -> np.ndarray:
     """What the die-or-not model looks at (see `vision.plausibility`)."""
     candidate, reading = look.candidate, look.reading
     return features(reading.best_score, reading.margin, candidate.fill, candidate.aspect,
-                    candidate.color_confidence, reading.size / profile.die_sizes[1], look.outline)
+                    candidate.color_confidence, size_ratio(reading.size, profile, look.usual_size), look.outline)
 
 
-def could_be_die(candidate: Candidate, profile: Profile) -> bool:
+def size_ratio(face_size: float, profile: Profile, usual_size: float | None) -> float:
+    """A face's size over what a die's should be: the taught median's, or the frame's usual
+    size when that is nearer (a camera higher or lower than at teaching makes every die of the
+    frame smaller or bigger, which is no reason to doubt them)."""
+    ratio = face_size / profile.die_sizes[1]
+    if usual_size:
+        in_frame = face_size / usual_size
+        if abs(math.log(max(in_frame, 1e-3))) < abs(math.log(max(ratio, 1e-3))):
+            return in_frame
+    return ratio
+
+
+def could_be_die(candidate: Candidate, profile: Profile, usual_size: float | None = None) -> bool:
     """Whether some reading could make the die-or-not model accept this blob: any match score
-    and margin, any outline (the model is monotone in each, so their ends are enough)."""
+    and margin, any outline (the model is monotone in each, so their ends are enough).
+    `usual_size` is the frame's usual face side (see `size_ratio`)."""
     face = candidate.side / profile.blob_side_ratio
     if not SIZE_SLACK[0] * profile.die_sizes[0] <= face <= SIZE_SLACK[1] * profile.die_sizes[2]:
         return False
-    size_ratio = face / profile.die_sizes[1]
-    shape = (candidate.fill, candidate.aspect, candidate.color_confidence, size_ratio)
+    ratio = size_ratio(face, profile, usual_size)
+    if usual_size and face < (1.0 - SIZE_DOUBT) * usual_size:
+        # A blob smaller than the frame's dice is read at their size too (see `read_face`).
+        ratio = min(ratio, size_ratio(usual_size, profile, usual_size), key=lambda r: abs(math.log(max(r, 1e-3))))
+    shape = (candidate.fill, candidate.aspect, candidate.color_confidence, ratio)
     low = features(0.0, 0.0, *shape, (0.0, 0.0))
     high = features(1.0, 1.0, *shape, (MAX_STEP, MAX_STEP))
     return profile.calibration.plausibility.highest_probability(low, high) >= 0.5
@@ -356,7 +374,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
                                  profile.contrast_range)
     typical = typical_face_size(candidates, profile)
     looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
-              if could_be_die(candidate, profile)]  # reading faces is costly: skip blobs none could redeem
+              if could_be_die(candidate, profile, typical)]  # reading faces is costly: skip blobs none could redeem
     sure = [_sure(look, profile) for look in looked]
     reread = _reread_doubtful(frame_bgr, looked, sure, profile)
     # Only a look read again can have changed its sureness.
