@@ -3,6 +3,7 @@ part of it."""
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import math
 
@@ -11,10 +12,11 @@ import cv2
 from vision.detect import Candidate, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.reader import FOREIGN_RIM, read_candidate, read_face, read_frame, typical_face_size
+from vision.reader import (FOREIGN_RIM, _plausible, read_candidate, read_face, read_frame, symbol_confidence,
+                           typical_face_size)
 from vision.scoring import score_image
 
-from vision_support import FIXTURES, taught
+from vision_support import FIXTURES, images, taught
 
 PHOTOREAL = FIXTURES / "photoreal-c"
 
@@ -136,3 +138,27 @@ def test_a_washed_out_face_recolored_by_its_rim_is_read_at_the_usual_size() -> N
     assert math.dist(look.reading.center, die["center"]) < 0.15 * die["size"]
     read = [d for d in read_frame(image, profile) if math.dist(d.center, die["center"]) < 0.5 * die["size"]]
     assert [(d.color, d.symbol) for d in read] == [("blue", "cocktail")] and read[0].confidence >= 0.5
+
+
+def test_a_clear_face_on_a_blob_no_die_could_make_is_no_die() -> None:
+    # A clearly read face makes a die of an odd blob (a die and its shadow, a die half in the
+    # light), but not of a long streak: red table grain once read as guns all over a red table.
+    profile = taught("photoreal-c")
+    image, labels = load_labelled(images(FIXTURES / "photoreal-c" / "test")[0])
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    typical = typical_face_size(candidates, profile)
+    gain = exposure_gain(image)
+    clear = []
+    for candidate in candidates:
+        look = read_candidate(image, candidate, profile, gain, typical)
+        if (symbol_confidence(look.reading, profile.calibration) or 0.0) >= 0.9:
+            clear.append(look)
+    assert len(clear) >= 3
+    for look in clear:
+        odd = dataclasses.replace(look, candidate=dataclasses.replace(look.candidate, fill=0.6, aspect=1.7))
+        assert _plausible(odd, profile)  # odd, but a die may look so
+        # (a streak's outline steps little on its weak sides: 40 and 80, as measured on one)
+        streak = dataclasses.replace(look, candidate=dataclasses.replace(look.candidate, fill=0.55, aspect=6.5),
+                                     outline=(40.0, 80.0))
+        assert not _plausible(streak, profile)

@@ -36,7 +36,10 @@ RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the
 RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
 DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size range over the usual
 SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is read at both
-CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape
+CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape,
+# if the die-or-not model gives it at least this: a long streak of red table read as a gun
+# (taught on four images, one box's symbol bars can be low) is no die, however well it reads.
+CLEAR_FACE_AT_LEAST = 0.2
 WHOLE_DIE = (0.75, 1.25)  # fill at least and aspect at most of a blob that holds one whole die
 REREAD_RANGE = (1.05, 1.25)  # a doubtful face this much bigger than the sure ones is read again
 SMALLER_RANGE = (0.5, 0.9)  # or this much smaller (a blob of part of a die)
@@ -405,10 +408,12 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
 
 def _plausible(look: Look, profile: Profile) -> bool:
     """Whether the die-or-not model takes the blob for a die; a face that reads clearly is a
-    die, however its blob is shaped."""
-    if profile.calibration.plausibility.probability(candidate_features(look, profile)) >= 0.5:
+    die, however its blob is shaped, unless the model finds the blob absurd for one."""
+    probability = profile.calibration.plausibility.probability(candidate_features(look, profile))
+    if probability >= 0.5:
         return True
-    return (symbol_confidence(look.reading, profile.calibration) or 0.0) >= CLEAR_FACE
+    return probability >= CLEAR_FACE_AT_LEAST and \
+        (symbol_confidence(look.reading, profile.calibration) or 0.0) >= CLEAR_FACE
 
 
 def _sure(look: Look, profile: Profile) -> bool:
