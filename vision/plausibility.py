@@ -25,8 +25,13 @@ def features(score: float, margin: float, fill: float, aspect: float, color_conf
     """Feature vector in `FEATURES` order; `size_ratio` is face size over the taught median,
     `outline` the color steps on the face's two weakest sides (`vision.outline`)."""
     return np.array([score, margin, fill, min(aspect, 3.0), color_confidence,
-                     abs(math.log(max(size_ratio, 1e-3))), math.log1p(min(outline[0], MAX_STEP)),
+                     size_misfit(size_ratio), math.log1p(min(outline[0], MAX_STEP)),
                      math.log1p(min(outline[1], MAX_STEP))], dtype=np.float64)
+
+
+def size_misfit(size_ratio: float) -> float:
+    """How far a size ratio is from 1, alike for twice and half as big."""
+    return abs(math.log(max(size_ratio, 1e-3)))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from .exposure import exposure_gain
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import side_steps
-from .plausibility import MAX_STEP, features
+from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
 from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, ink_share, match
@@ -279,7 +279,7 @@ def size_ratio(face_size: float, profile: Profile, usual_size: float | None) -> 
     ratio = face_size / profile.die_sizes[1]
     if usual_size:
         in_frame = face_size / usual_size
-        if abs(math.log(max(in_frame, 1e-3))) < abs(math.log(max(ratio, 1e-3))):
+        if size_misfit(in_frame) < size_misfit(ratio):
             return in_frame
     return ratio
 
@@ -294,7 +294,7 @@ def could_be_die(candidate: Candidate, profile: Profile, usual_size: float | Non
     ratio = size_ratio(face, profile, usual_size)
     if usual_size and face < (1.0 - SIZE_DOUBT) * usual_size:
         # A blob smaller than the frame's dice is read at their size too (see `read_face`).
-        ratio = min(ratio, size_ratio(usual_size, profile, usual_size), key=lambda r: abs(math.log(max(r, 1e-3))))
+        ratio = min(ratio, size_ratio(usual_size, profile, usual_size), key=size_misfit)
     shape = (candidate.fill, candidate.aspect, candidate.color_confidence, ratio)
     low = features(0.0, 0.0, *shape, (0.0, 0.0))
     high = features(1.0, 1.0, *shape, (MAX_STEP, MAX_STEP))
