@@ -171,6 +171,7 @@ class Phone:
         for i in range(pads.count()):
             pad = self.page.locator(f'.bidpad[data-bid="{i}"]')
             symbols = pad.locator(".sym-choice:not([disabled])")
+            symbols.first.wait_for(timeout=5000)  # a pad's choices are disabled while an answer is on its way
             n = symbols.count()
             fingers = pad.locator('.sym-choice[data-symbol="finger"]:not([disabled])')
             target = fingers.first if fingers.count() and rng.random() < 0.5 else symbols.nth(rng.randrange(n))
@@ -182,9 +183,12 @@ class Phone:
         self.page.locator("#seal").click()
         self.wait_step("sealed", "wait", "decide", "roll", "finished")
 
-    def decide(self, rng: random.Random) -> str:
-        """Answer the decision on screen with a random legal choice; returns its kind."""
+    def decide(self, rng: random.Random) -> str | None:
+        """Answer the decision on screen with a random legal choice; returns its kind, or None
+        when its choices are disabled (the last answer is still on its way): nothing to do yet."""
         box = self.page.locator(".decision")
+        if not box.locator("button.act:not([disabled])").count():
+            return None
         kind = box.get_attribute("data-kind")
         colors = box.locator(".color-choice:not([disabled])")
         if kind == "speakeasy":

@@ -57,8 +57,7 @@ def play_until_over(table, phones, rng, *, shots=False, deadline=GAME_DEADLINE):
                     table.locator(".reveal").first.wait_for()
                     shot(table, "table-reveal")
                     seen["reveal"] = True
-                p.decide(rng)
-                acted = True
+                acted = p.decide(rng) is not None
                 time.sleep(0.05)
         rounds.add(table.locator("#round").text_content())
         if not acted:
