@@ -7,6 +7,7 @@ from __future__ import annotations
 import glob
 import math
 
+import cv2
 import numpy as np
 
 from vision.labels import load_labelled
@@ -82,3 +83,15 @@ def test_touching_dice_stay_two_dice() -> None:
     # A die and its shadow's blob, both recentred on its face, are one reading, unchanged.
     again = _die(100.0 + 0.1 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
     assert _one_per_place([(0.9, left), (0.0, again)]) == [left]
+
+
+def test_a_die_at_the_frame_s_edge_steps_the_same_every_time_and_the_edge_is_no_step() -> None:
+    # Rays that run off the frame sample what lies at its edge, not uninitialized memory.
+    frame = np.full((200, 300, 3), 120, np.uint8)
+    cv2.rectangle(frame, (0, 70), (40, 130), (40, 40, 200), -1)  # a red die cut by the left edge
+    steps = [side_steps(frame, (10.0, 100.0), 60.0, 0.0) for _ in range(20)]
+    assert all(np.array_equal(s, steps[0]) for s in steps)
+    assert steps[0][0] == 0.0  # the side beyond the edge: no step there
+    assert steps[0][-1] > 100.0  # the die's own edges still step
+    inside = side_steps(frame, (150.0, 100.0), 60.0, 0.0)
+    assert np.all(inside == 0.0)  # plain table all round

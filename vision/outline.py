@@ -15,6 +15,8 @@ crossing one side moves it little.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -34,7 +36,8 @@ _FIRST = max(0, int(FROM / REACH * SAMPLES) - _GAP)
 def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
     """The color step across the outline on each side of a die whose face, `size` pixels wide
     and turned by `angle` degrees, is centered at `center`: four values, weakest first."""
-    polar = cv2.warpPolar(frame_bgr, (SAMPLES, RAYS), (float(center[0]), float(center[1])), REACH * size,
+    image, center = _within(frame_bgr, center, REACH * size)
+    polar = cv2.warpPolar(image, (SAMPLES, RAYS), (float(center[0]), float(center[1])), REACH * size,
                           cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
     opponent = cv2.transform(np.float32(polar), OPPONENT)
     # OpenCV's calls on these small arrays cost a fraction of numpy's: this runs for every blob.
@@ -45,3 +48,23 @@ def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, 
     sides = np.sort(per_ray[(_RAYS + first_ray) % RAYS].reshape(4, RAYS // 4), axis=1)
     middle = RAYS // 8  # the median of a side's rays
     return np.sort((sides[:, middle - 1] + sides[:, middle]) * 0.5)
+
+
+def _within(frame_bgr: np.ndarray, center: tuple[float, float], radius: float
+            ) -> tuple[np.ndarray, tuple[float, float]]:
+    """An image holding the frame around `center` to `radius`, and the center in it: the frame
+    itself, or for a die near its edge a crop with what lies beyond the edge replicated from it.
+    warpPolar leaves the rays' points it cannot sample untouched (uninitialized memory, a
+    different step on every call); replicated, the frame's edge is no step at all. A center off
+    the frame is taken at the nearest point of the frame."""
+    height, width = frame_bgr.shape[:2]
+    cx, cy = min(max(float(center[0]), 0.0), width - 1.0), min(max(float(center[1]), 0.0), height - 1.0)
+    reach = int(math.ceil(radius)) + 2
+    x0, y0 = int(round(cx)) - reach, int(round(cy)) - reach
+    x1, y1 = x0 + 2 * reach + 1, y0 + 2 * reach + 1
+    if x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height:
+        return frame_bgr, center
+    inside = frame_bgr[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
+    crop = cv2.copyMakeBorder(inside, max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width),
+                              cv2.BORDER_REPLICATE)
+    return crop, (cx - x0, cy - y0)
