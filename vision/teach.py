@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 MIN_IMAGES = 4
 MIN_EXAMPLES = 2  # every color and every symbol must show at least this often
-# Blob (face plus visible sides) over face side, when labels give no size: what teaching on
-# labelled sizes learns (1.05-1.07 on rendered and photo-like boxes).
+# Blob (face plus visible sides) over face side, when labels give no size (or no die stands
+# alone to measure it by): what teaching on labelled sizes learns (1.05-1.07 on rendered and
+# photo-like boxes).
 DEFAULT_BLOB_SIDE_RATIO = 1.07
 SIZE_MEASURE_RANGE = (0.6, 1.6)  # lone-die blobs measured in this range of the spacing guess count
 MAX_BACKGROUND_SAMPLES = 400_000
@@ -132,11 +133,8 @@ def _sized(scenes: list[_Scene]) -> list[_Scene]:
     from a fragment's to a heap's and read photo-like dice with four times the errors."""
     if all(die.size for scene in scenes for die in scene.dice):
         return scenes
-    model = ColorModel.from_samples(_color_samples(scenes))
     guesses = [_size_guess(scene) for scene in scenes]
-    scale = detection_scale(min(guesses))
-    evidences = [gather_evidence(scene.image, model, scale) for scene in scenes]
-    contrast_range = _contrast_range(scenes, evidences, scale)
+    model, scale, evidences, contrast_range = _as_detected(scenes, min(guesses))
     low, high = SIZE_MEASURE_RANGE
     sized = []
     for scene, evidence, guess in zip(scenes, evidences, guesses):
@@ -193,18 +191,25 @@ def _blob_sides(scenes: list[_Scene], evidences: list[Evidence], scale: float,
     return pairs
 
 
-def _learn(scenes: list[_Scene]) -> Profile:
-    """Everything but the confidence calibration (which `teach` adds)."""
+def _as_detected(scenes: list[_Scene], min_size: float
+                 ) -> tuple[ColorModel, float, list[Evidence], tuple[float, float]]:
+    """The color model the scenes teach, the detection scale for dice of `min_size`, each
+    scene's evidence at that scale, and the contrast ramp they teach: the scenes as the
+    detector will see them."""
     model = ColorModel.from_samples(_color_samples(scenes))
-    labelled_sizes = [d.size for s in scenes for d in s.dice if d.size]
-    provisional = labelled_sizes or [_size_guess(s) for s in scenes]
-    scale = detection_scale(float(np.min(provisional)))
+    scale = detection_scale(min_size)
     evidences = [gather_evidence(scene.image, model, scale) for scene in scenes]
-    contrast_range = _contrast_range(scenes, evidences, scale)
+    return model, scale, evidences, _contrast_range(scenes, evidences, scale)
+
+
+def _learn(scenes: list[_Scene]) -> Profile:
+    """Everything but the confidence calibration (which `teach` adds); every die has a size
+    (see `_sized`)."""
+    sizes = [d.size for s in scenes for d in s.dice]
+    model, scale, evidences, contrast_range = _as_detected(scenes, float(np.min(sizes)))
     pairs = _blob_sides(scenes, evidences, scale, model, contrast_range)
-    ratios = [blob / face for blob, face in pairs if face]
+    ratios = [blob / face for blob, face in pairs]
     ratio = float(np.median(ratios)) if ratios else DEFAULT_BLOB_SIDE_RATIO
-    sizes = labelled_sizes or [blob / ratio for blob, _ in pairs] or provisional
     die_sizes = (float(np.min(sizes)), float(np.median(sizes)), float(np.max(sizes)))
     windows = _symbol_windows(scenes, ratio)
     templates, template_colors = _templates([w for per_scene in windows for w in per_scene])
