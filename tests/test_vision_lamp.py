@@ -10,9 +10,9 @@ from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.lamp import lamp_gains
 from vision.reader import read_frame, read_under_lamp
-from vision.scoring import Score, score_image
+from vision.scoring import score_image
 
-from vision_support import FIXTURES, images, taught
+from vision_support import FIXTURES, images, read_and_score, taught
 
 WARMER = (0.8, 1.0, 1.15)  # (B, G, R): a warmer lamp than any teach image's
 COOLER = (1.15, 1.0, 0.85)
@@ -42,13 +42,10 @@ def test_the_lamps_color_is_told_from_the_dice_and_undone() -> None:
 @pytest.mark.parametrize("lamp", [WARMER, COOLER], ids=["warmer", "cooler"])
 def test_dice_under_a_lamp_of_another_color_are_still_read(lamp: tuple[float, float, float]) -> None:
     # Without the correction the warmer lamp loses 7 of these 54 dice (white ones turn cream).
-    profile = taught("photoreal-c")
-    total = Score()
-    for path in images(FIXTURES / "photoreal-c" / "test") + images(FIXTURES / "photoreal-c" / "more"):
-        if path.endswith(".png"):
-            continue  # a picture of table art, no labels
-        image, labels = load_labelled(path)
-        total = total + score_image([d.to_json() for d in read_frame(_lit(image, lamp), profile)], labels["dice"])
+    paths = [path for path in images(FIXTURES / "photoreal-c" / "test") + images(FIXTURES / "photoreal-c" / "more")
+             if not path.endswith(".png")]  # (the .png is a picture of table art, no labels)
+    lit = ((_lit(image, lamp), labels) for image, labels in map(load_labelled, paths))
+    total = read_and_score(taught("photoreal-c"), lit)
     assert total.dice == 54
     assert total.wrong <= 1 and total.missed + total.phantoms <= 1, total
 

@@ -12,11 +12,10 @@ import numpy as np
 
 from vision.labels import load_labelled
 from vision.outline import side_steps
-from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place, read_frame
-from vision.scoring import score_image
+from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place
 from vision.symbols import face_angle
 
-from vision_support import FIXTURES, taught
+from vision_support import FIXTURES, read_and_score, taught
 
 
 def _bare_table_spots(labels: dict, width: int, height: int, count: int) -> list[tuple[float, float]]:
@@ -59,7 +58,7 @@ def test_a_pale_palm_is_not_a_white_die() -> None:
     # A hand reaches over dark blue felt: its palm is white-die colored, die-sized where the
     # fingers join it and fills a face window, but has no die's edge on all four sides.
     image, labels = load_labelled(str(FIXTURES / "line" / "test" / "line_test_0005.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, taught("line"))], labels["dice"])
+    score = read_and_score(taught("line"), [(image, labels)])
     assert score.phantoms == 0 and score.missed == 0, score
 
 

@@ -14,9 +14,8 @@ from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.reader import (FOREIGN_RIM, _plausible, read_candidate, read_face, read_frame, symbol_confidence,
                            typical_face_size)
-from vision.scoring import score_image
 
-from vision_support import FIXTURES, images, taught
+from vision_support import FIXTURES, images, read_and_score, taught
 
 PHOTOREAL = FIXTURES / "photoreal-c"
 
@@ -71,7 +70,7 @@ def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones() -> 
     # top, so their blobs are bigger than their faces; read at the blob's size, three of them
     # fit no face well enough to be sure.
     image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_019.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
+    score = read_and_score(taught("photoreal-c"), [(image, labels)])
     assert score.read == score.dice and score.errors == 0 and score.flagged == 0, score
 
 
@@ -80,7 +79,7 @@ def test_a_cocked_die_s_bigger_blob_is_not_read_again_as_a_slanted_flat_die() ->
     # seen from a slant is, but its second face lies away from the frame's middle: read at the
     # usual face size one of its faces would fit a gun, and it must stay unread.
     image, labels = load_labelled(str(PHOTOREAL / "cocked" / "c_test_002.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
+    score = read_and_score(taught("photoreal-c"), [(image, labels)])
     assert score.cocked == 1 and score.cocked_ok == 1 and score.wrong == 0, score
 
 
@@ -126,7 +125,7 @@ def test_a_washed_out_face_recolored_by_its_rim_is_read_at_the_usual_size() -> N
     # face alone, a little off its center) is all the detector finds. The rim says blue; the
     # die must then be read as the usual die size around the blob, not as the small blob.
     profile = taught("photoreal-c")
-    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "washed-out" / "c_test_001.jpg"))
+    image, labels = load_labelled(str(PHOTOREAL / "washed-out" / "c_test_001.jpg"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (589.5, 105.9)))
     assert (die["color"], die["symbol"]) == ("blue", "cocktail")
     candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
@@ -144,7 +143,7 @@ def test_a_clear_face_on_a_blob_no_die_could_make_is_no_die() -> None:
     # A clearly read face makes a die of an odd blob (a die and its shadow, a die half in the
     # light), but not of a long streak: red table grain once read as guns all over a red table.
     profile = taught("photoreal-c")
-    image, labels = load_labelled(images(FIXTURES / "photoreal-c" / "test")[0])
+    image, labels = load_labelled(images(PHOTOREAL / "test")[0])
     candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
     typical = typical_face_size(candidates, profile)

@@ -10,11 +10,9 @@ import numpy as np
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.profile import Profile
-from vision.reader import read_frame
 from vision.rim import RimColors, rim_chroma
-from vision.scoring import score_image
 
-from vision_support import FIXTURES, taught
+from vision_support import FIXTURES, read_and_score, taught
 
 PHOTOREAL = FIXTURES / "photoreal-c"
 # A hard lamp washes the red and blue dice's faces out to pink and pale blue in this scene.
@@ -57,11 +55,11 @@ def test_the_rim_tells_every_labelled_die_of_a_washed_out_scene_its_color() -> N
 
 def test_washed_out_dice_are_read_right_only_with_rim_colors() -> None:
     image, labels = load_labelled(str(WASHED_OUT))
-    with_rim = score_image([d.to_json() for d in read_frame(image, taught("photoreal-c"))], labels["dice"])
+    with_rim = read_and_score(taught("photoreal-c"), [(image, labels)])
     assert with_rim.wrong == with_rim.missed == with_rim.phantoms == 0, with_rim
     # The face's middle alone calls pink faces white or loses them: the rim is what reads them.
     without = dataclasses.replace(taught("photoreal-c"), rim_colors=None)
-    face_only = score_image([d.to_json() for d in read_frame(image, without)], labels["dice"])
+    face_only = read_and_score(without, [(image, labels)])
     assert face_only.wrong + face_only.missed + face_only.flagged > 0, face_only
 
 
@@ -88,5 +86,5 @@ def test_a_patch_of_blue_felt_hemmed_in_by_cards_is_not_a_blue_die() -> None:
     # the blue of the frame's blue dice.
     profile = taught("line")
     image, labels = load_labelled(str(FIXTURES / "line" / "test" / "line_test_0001.jpg"))
-    score = score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
+    score = read_and_score(profile, [(image, labels)])
     assert score.phantoms == 0 and score.missed == 0 and score.wrong == 0, score

@@ -5,14 +5,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.labels import load_labelled
 from vision.reader import Die, read_frame
-from vision.scoring import Score, score_image
+from vision.scoring import Score
 from vision.teach import teach
 
-from vision_support import FIXTURES, images, taught
+from vision_support import FIXTURES, images, read_and_score, taught
 
 # Sets with both teach/ and test/ folders: photoreal-c always, one per renderer art style once
 # its fixtures are committed.
@@ -21,12 +22,7 @@ SETS = sorted(p.name for p in FIXTURES.iterdir() if (p / "teach").is_dir() and (
 
 @lru_cache(maxsize=None)
 def _score(name: str) -> Score:
-    total = Score()
-    profile = taught(name)
-    for path in images(FIXTURES / name / "test"):
-        image, labels = load_labelled(path)
-        total = total + score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
-    return total
+    return read_and_score(taught(name), (load_labelled(path) for path in images(FIXTURES / name / "test")))
 
 
 def test_photoreal_fixture_is_present() -> None:
@@ -107,21 +103,17 @@ def test_teaching_from_labels_without_sizes_measures_the_dice() -> None:
     assert measured.die_sizes[1] == pytest.approx(labelled.die_sizes[1], rel=0.08)
     assert measured.die_sizes[0] >= 0.85 * labelled.die_sizes[0]
     assert measured.die_sizes[2] <= 1.15 * labelled.die_sizes[2]
-    total = Score()
-    for path in images(FIXTURES / "photoreal-c" / "test"):
-        image, labels = load_labelled(path)
-        total = total + score_image([d.to_json() for d in read_frame(image, measured)], labels["dice"])
+    total = read_and_score(measured, (load_labelled(path) for path in images(FIXTURES / "photoreal-c" / "test")))
     assert total.wrong == 0 and total.missed + total.phantoms <= 1, total
 
 
 def test_a_camera_nearer_than_at_teaching_still_finds_every_die() -> None:
     # The camera's stand was moved: every die is a third bigger than the taught ones. Judged by
     # the taught size alone, two of these dice were not dice; the frame's own dice say the size.
-    profile = taught("photoreal-c")
-    total = Score()
-    for path in images(FIXTURES / "photoreal-c" / "test"):
-        image, labels = load_labelled(path)
-        nearer = cv2.resize(image, None, fx=1.35, fy=1.35, interpolation=cv2.INTER_LINEAR)
+    def nearer(image: np.ndarray, labels: dict) -> tuple[np.ndarray, dict]:
         dice = [dict(d, center=[c * 1.35 for c in d["center"]], size=d["size"] * 1.35) for d in labels["dice"]]
-        total = total + score_image([d.to_json() for d in read_frame(nearer, profile)], dice)
+        return cv2.resize(image, None, fx=1.35, fy=1.35, interpolation=cv2.INTER_LINEAR), {"dice": dice}
+
+    total = read_and_score(taught("photoreal-c"), (nearer(*load_labelled(path))
+                                                   for path in images(FIXTURES / "photoreal-c" / "test")))
     assert total.missed + total.phantoms == 0 and total.wrong == 0, total

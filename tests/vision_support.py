@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import glob
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from vision.labels import load_labelled
 from vision.profile import Profile
+from vision.reader import read_frame
+from vision.scoring import Score, score_image
 from vision.teach import teach
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "images"
@@ -23,3 +28,11 @@ def images(folder: Path) -> list[str]:
 def taught(name: str) -> Profile:
     """The profile taught from fixture set `name`'s teach/ images."""
     return teach([load_labelled(path) for path in images(FIXTURES / name / "teach")])
+
+
+def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]) -> Score:
+    """Read each (BGR image, labels) with `profile` and score it as the spec does: the sum."""
+    total = Score()
+    for image, labels in labelled:
+        total = total + score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
+    return total
