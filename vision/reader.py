@@ -314,7 +314,8 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
     reads the doubtful faces again at the size of the sure ones, then keeps what is a die: read,
     or seen but unread (symbol None), one reading per place. When the dice read surely say the
     lamp is of another color than teaching saw (`vision.lamp`), the frame is read again through
-    the lamp's correction, kept if it reads more dice surely.
+    the lamp's correction, kept if it reads more dice surely; a die that only the frame as it is
+    reads surely is kept too.
     """
     return read_under_lamp(frame_bgr, profile)[0]
 
@@ -344,6 +345,7 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
     # Off as it is (and through the earlier correction): a correction of its own, or failing
     # that, the earlier one is still the best guess for the next frame.
     lamp = None
+    plain = [d for d in dice if _surely_read(d)]  # read surely in the frame as it is
     for _ in range(LAMP_ROUNDS):
         if lamp is not None and not lamp_doubted(rims, rim_colors):
             break
@@ -358,6 +360,11 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
             break  # the correction found nothing more: the lamp was not the trouble
         frame_bgr, dice, rims = corrected, again, again_rims
         lamp = gains if lamp is None else (lamp[0] * gains[0], lamp[1] * gains[1], lamp[2] * gains[2])
+    if lamp is not None:
+        # One correction suits most dice of the frame, not every one (a die in a light or a
+        # shade of its own, a color the teach images showed under one lamp only): a die read
+        # surely in the frame as it is, where the corrected reading has none, is still a die.
+        dice = dice + [die for die in plain if all(_sides_apart(die, other) > SAME_PLACE for other in dice)]
     return dice, lamp if lamp is not None else earlier
 
 
@@ -525,7 +532,7 @@ def _one_per_place(found: list[tuple[float, Die]]) -> list[Die]:
     for _, die in sorted(found, key=lambda item: -item[0]):
         merged = False
         for i, k in enumerate(kept):
-            distance = math.hypot(die.center[0] - k.center[0], die.center[1] - k.center[1]) / min(die.size, k.size)
+            distance = _sides_apart(die, k)
             if distance <= SAME_PLACE:
                 merged = True
             elif distance <= TWO_FACES and (die.symbol is None or k.symbol is None):
@@ -534,3 +541,8 @@ def _one_per_place(found: list[tuple[float, Die]]) -> list[Die]:
         if not merged:
             kept.append(die)
     return kept
+
+
+def _sides_apart(die: Die, other: Die) -> float:
+    """How far apart two readings are, in the smaller one's sides."""
+    return math.hypot(die.center[0] - other.center[0], die.center[1] - other.center[1]) / min(die.size, other.size)
