@@ -345,20 +345,20 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
     # Off as it is (and through the earlier correction): a correction of its own, or failing
     # that, the earlier one is still the best guess for the next frame.
     lamp = None
-    plain = [d for d in dice if _surely_read(d)]  # read surely in the frame as it is
+    plain = sure = [d for d in dice if _surely_read(d)]  # read surely in the frame as it is
     for _ in range(LAMP_ROUNDS):
         if lamp is not None and not lamp_doubted(rims, rim_colors):
             break
-        sure = [d for d in dice if _surely_read(d)]
         gains = lamp_gains(frame_bgr, [(d.color, d.center, d.size) for d in sure], rim_colors,
                            exposure_gain(frame_bgr))
         if gains is None:
             break
         corrected = _lit(frame_bgr, gains)
         again, again_rims = _read(corrected, profile)
-        if sum(map(_surely_read, again)) <= len(sure):
+        again_sure = [d for d in again if _surely_read(d)]
+        if len(again_sure) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
-        frame_bgr, dice, rims = corrected, again, again_rims
+        frame_bgr, dice, rims, sure = corrected, again, again_rims, again_sure
         lamp = gains if lamp is None else (lamp[0] * gains[0], lamp[1] * gains[1], lamp[2] * gains[2])
     if lamp is not None:
         # One correction suits most dice of the frame, not every one (a die in a light or a
