@@ -18,7 +18,10 @@ from .exposure import normalized
 
 DETECT_SIDE_PX = 20.0  # die side at detection scale, for the smallest taught die
 KMEANS_SAMPLE = 400  # about this many of a blob's pixels place the centers it is split around
-MAX_DICE_PER_BLOB = 6  # a bigger same-colored blob is a card or a mat, not a heap of dice
+# A bigger same-colored blob is no heap of dice: a card, a mat, or dice run together with their
+# shadows or the table (a light cloth's grey shadows, dark wood under a warm lamp), whose bright
+# cores alone can be dice.
+MAX_DICE_PER_BLOB = 6
 OPEN_SHARE = 0.35  # opening disc diameter, in die sides
 MIN_BLOB_SHARE = 0.35
 # On a plain table the contrast ramp starts at this many times the frame's median contrast
@@ -51,6 +54,7 @@ class Evidence:
     table: np.ndarray  # (H, W) posterior of the table class from the color model
     die_color: np.ndarray  # (H, W, K) which die color, for a pixel on a die
     contrast: np.ndarray  # (H, W) Lab distance from the local table color
+    lightness: np.ndarray  # (H, W) uint8 gray level of the exposure-normalized frame
 
 
 def local_contrast(small_bgr: np.ndarray) -> np.ndarray:
@@ -94,7 +98,8 @@ def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> E
     smoothed so single noisy pixels do not make or break a die."""
     small = normalized(downscaled(frame_bgr, scale))
     table, die_color = model.classify(small)
-    return Evidence(cv2.blur(table, (3, 3)), cv2.blur(die_color, (5, 5)), local_contrast(small))
+    return Evidence(cv2.blur(table, (3, 3)), cv2.blur(die_color, (5, 5)), local_contrast(small),
+                    cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
 
 
 def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[np.ndarray]:
@@ -220,16 +225,16 @@ def _components(mask: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
 
 
 def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, scale: float, model: ColorModel,
-                     k: int | None = None) -> list[Candidate]:
-    """The dice in one blob (its pixels' (x, y) rows): none for a speck or a blob too big to be
-    a heap of dice, else one per die-sized share of its area. `k` is the blob's color class, or
-    None to take each die's most likely color."""
+                     k: int | None = None, cores: bool = True) -> list[Candidate]:
+    """The dice in one blob (its pixels' (x, y) rows): none for a speck, the dice in the bright
+    cores of a blob too big to be a heap of dice (with `cores`), else one per die-sized share of
+    its area. `k` is the blob's color class, or None to take each die's most likely color."""
     area = len(points)
     if area < MIN_BLOB_SHARE * die_area:
         return []
     count = int(round(area / die_area))
     if count > MAX_DICE_PER_BLOB:
-        return []
+        return _bright_cores(points, die_area, evidence, scale, model, k) if cores else []
     if count <= 1 and area > MERGED_AREA * die_area:
         # Two dice side by side can have the area of one big one; their blob is long.
         w, h = _rect_sides(points)
@@ -247,6 +252,24 @@ def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, sc
                                     float(len(group) / max((w + 1) * (h + 1), 1.0)),
                                     float((max(w, h) + 1) / (min(w, h) + 1))))
     return candidates
+
+
+def _bright_cores(points: np.ndarray, die_area: float, evidence: Evidence, scale: float, model: ColorModel,
+                  k: int | None) -> list[Candidate]:
+    """The dice in the parts of an oversize blob brighter than the rest of it (Otsu's split of
+    its gray levels), cleaned as a mask is. Under a hard lamp on a light cloth, white dice and
+    the grey shadows of every die run together, as red dice do with dark wood under a warm lamp;
+    the dice's lit tops are the bright cores."""
+    xs, ys = points[:, 0].astype(np.intp), points[:, 1].astype(np.intp)
+    levels = evidence.lightness[ys, xs]
+    threshold, _ = cv2.threshold(levels.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = levels > threshold
+    x0, y0 = int(xs.min()), int(ys.min())
+    mask = np.zeros((int(ys.max()) - y0 + 1, int(xs.max()) - x0 + 1), np.uint8)
+    mask[ys[bright] - y0, xs[bright] - x0] = 1
+    offset = np.array([x0, y0], np.float32)
+    return [candidate for core in _components(_cleaned(mask))[1]
+            for candidate in _blob_candidates(core + offset, die_area, evidence, scale, model, k, cores=False)]
 
 
 def _rect_sides(points: np.ndarray) -> tuple[float, float]:
