@@ -23,11 +23,16 @@ KMEANS_SAMPLE = 400  # about this many of a blob's pixels place the centers it i
 # cores alone can be dice.
 MAX_DICE_PER_BLOB = 6
 OPEN_SHARE = 0.35  # opening disc diameter, in die sides
-MIN_BLOB_SHARE = 0.35
+MIN_BLOB_SHARE = 0.35  # blobs smaller than this share of a die are specks, ink, or noise
 # On a plain table the contrast ramp starts at this many times the frame's median contrast
 # (mostly the table's own), but not below the floor (shadows and felt fluff stay table).
 PLAIN_TABLE_FACTOR, PLAIN_TABLE_FLOOR = 4.0, 40.0
-MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and this long is two  # blobs smaller than this share of a die are specks, ink, or noise
+MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and this long is two
+# A blob of two of the frame's dice by area is one die when it is this square (long side over short,
+# at most), this well filled (share of its rectangle, at least) and under this many dice of the
+# taught size: two dice side by side make a long blob, and the frame's die area can come out
+# small (blobs of washed-out faces alone are part of a die).
+ONE_DIE_ASPECT, ONE_DIE_FILL, ONE_DIE_AREA = 1.25, 0.7, 1.75
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,7 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     die_area = _frame_die_area(shapes, expected_area)
     candidates = []
     for k, points in blobs:
-        candidates.extend(_blob_candidates(points, die_area, evidence, scale, model, k))
+        candidates.extend(_blob_candidates(points, (die_area, expected_area), evidence, scale, model, k))
     # Dice that no color's mask holds whole (a washed-out face mixes colors, so no color's mask
     # alone may hold enough of it): blobs of the die pixels of every color together, cleaned
     # alike, where no candidate sits yet, colored by their pixels' most likely color.
@@ -199,7 +204,7 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     for i, points in enumerate(union, start=1):
         if held[i] >= round(len(points) / die_area):
             continue  # the color masks found as many dice here as fit
-        for candidate in _blob_candidates(points, die_area, evidence, scale, model):
+        for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model):
             spot = np.array(candidate.center, np.float32) * scale
             if not len(found) or np.hypot(*(found - spot).T).min() > near:
                 candidates.append(candidate)
@@ -224,22 +229,28 @@ def _components(mask: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return labels, np.split(points, ends[1:-1])
 
 
-def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, scale: float, model: ColorModel,
-                     k: int | None = None, cores: bool = True) -> list[Candidate]:
+def _blob_candidates(points: np.ndarray, die_areas: tuple[float, float], evidence: Evidence, scale: float,
+                     model: ColorModel, k: int | None = None, cores: bool = True) -> list[Candidate]:
     """The dice in one blob (its pixels' (x, y) rows): none for a speck, the dice in the bright
     cores of a blob too big to be a heap of dice (with `cores`), else one per die-sized share of
-    its area. `k` is the blob's color class, or None to take each die's most likely color."""
+    its area. `die_areas` is a die's blob area in this frame and as taught, `k` the blob's color
+    class, or None to take each die's most likely color."""
+    die_area, taught_area = die_areas
     area = len(points)
     if area < MIN_BLOB_SHARE * die_area:
         return []
     count = int(round(area / die_area))
     if count > MAX_DICE_PER_BLOB:
-        return _bright_cores(points, die_area, evidence, scale, model, k) if cores else []
+        return _bright_cores(points, die_areas, evidence, scale, model, k) if cores else []
     if count <= 1 and area > MERGED_AREA * die_area:
         # Two dice side by side can have the area of one big one; their blob is long.
         w, h = _rect_sides(points)
         if max(w, h) > MERGED_ASPECT * max(min(w, h), 1.0):
             count = 2
+    elif count == 2 and area < ONE_DIE_AREA * max(die_area, taught_area):
+        w, h = _rect_sides(points)
+        if max(w, h) < ONE_DIE_ASPECT * max(min(w, h), 1.0) and area >= ONE_DIE_FILL * (w + 1) * (h + 1):
+            count = 1
     candidates = []
     for group in _split(points, max(1, count)):
         gx, gy = group[:, 0].astype(np.intp), group[:, 1].astype(np.intp)
@@ -254,8 +265,8 @@ def _blob_candidates(points: np.ndarray, die_area: float, evidence: Evidence, sc
     return candidates
 
 
-def _bright_cores(points: np.ndarray, die_area: float, evidence: Evidence, scale: float, model: ColorModel,
-                  k: int | None) -> list[Candidate]:
+def _bright_cores(points: np.ndarray, die_areas: tuple[float, float], evidence: Evidence, scale: float,
+                  model: ColorModel, k: int | None) -> list[Candidate]:
     """The dice in the parts of an oversize blob brighter than the rest of it (Otsu's split of
     its gray levels), cleaned as a mask is. Under a hard lamp on a light cloth, white dice and
     the grey shadows of every die run together, as red dice do with dark wood under a warm lamp;
@@ -269,7 +280,7 @@ def _bright_cores(points: np.ndarray, die_area: float, evidence: Evidence, scale
     mask[ys[bright] - y0, xs[bright] - x0] = 1
     offset = np.array([x0, y0], np.float32)
     return [candidate for core in _components(_cleaned(mask))[1]
-            for candidate in _blob_candidates(core + offset, die_area, evidence, scale, model, k, cores=False)]
+            for candidate in _blob_candidates(core + offset, die_areas, evidence, scale, model, k, cores=False)]
 
 
 def _rect_sides(points: np.ndarray) -> tuple[float, float]:
