@@ -7,10 +7,12 @@ import math
 import numpy as np
 
 from vision.detect import PLAIN_TABLE_FLOOR, _frame_contrast_range
+from vision.labels import load_labelled
 from vision.reader import read_frame
 from vision.render import random_scene, render
+from vision.scoring import score_image
 
-from vision_support import read_and_score, taught
+from vision_support import FIXTURES, read_and_score, taught, taught_on_four
 
 
 def test_the_contrast_ramp_is_lowered_on_a_plain_table_only() -> None:
@@ -56,3 +58,17 @@ def test_dice_bigger_than_the_checks_of_a_gingham_are_read_whole() -> None:
     assert scene.table == "gingham"
     score = read_and_score(profile, [render(scene)])
     assert score.dice == 24 and score.missed <= 2 and score.phantoms == 0, score
+
+
+def test_white_dice_the_teach_tables_call_table_are_found_by_how_they_stand_out() -> None:
+    # Taught on four images whose tables show a white die's shades (cream lettering, light
+    # wood), the color model calls most of c_test_011's white dice surely table: too few die
+    # pixels for a blob. They stand out from the light wood more than twice as much as a die must.
+    profile = taught_on_four()
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "light-wood" / "c_test_011.jpg"))
+    dice = read_frame(image, profile)
+    white = [die for die in labels["dice"] if die["color"] == "white"]
+    assert len(white) == 2
+    for die in white:
+        assert any(math.dist(d.center, die["center"]) < die["size"] / 2 and d.color == "white" for d in dice), die
+    assert score_image([d.to_json() for d in dice], labels["dice"]).errors == 0

@@ -11,9 +11,8 @@ from vision.labels import load_labelled
 from vision.lamp import lamp_gains
 from vision.reader import read_frame, read_under_lamp
 from vision.scoring import score_image
-from vision.teach import teach
 
-from vision_support import FIXTURES, images, read_and_score, taught
+from vision_support import FIXTURES, images, read_and_score, taught, taught_on_four
 
 WARMER = (0.8, 1.0, 1.15)  # (B, G, R): a warmer lamp than any teach image's
 COOLER = (1.15, 1.0, 0.85)
@@ -74,11 +73,8 @@ def test_a_die_the_lamps_correction_loses_is_still_read() -> None:
     # Taught on these four, box C's whites look warmer than c_test_017's: the frame is read
     # again through a correction that finds its white dice, but washes out its two red ones,
     # read surely as the frame is. The reading keeps both.
-    photoreal = FIXTURES / "photoreal-c"
-    teach_paths = [photoreal / "teach" / "c_teach_01.jpg", photoreal / "teach" / "c_teach_03.jpg",
-                   photoreal / "teach-extra" / "c_teach_07.jpg", photoreal / "teach" / "c_teach_08.jpg"]
-    profile = teach([load_labelled(str(path)) for path in teach_paths])
-    image, labels = load_labelled(str(photoreal / "more" / "c_test_017.jpg"))
+    profile = taught_on_four()
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "more" / "c_test_017.jpg"))
     dice, lamp = read_under_lamp(image, profile)
     assert lamp is not None and lamp[2] < 0.8  # the correction was made, and it is strong
     for truth in labels["dice"]:

@@ -27,6 +27,10 @@ MIN_BLOB_SHARE = 0.35  # blobs smaller than this share of a die are specks, ink,
 # On a plain table the contrast ramp starts at this many times the frame's median contrast
 # (mostly the table's own), but not below the floor (shadows and felt fluff stay table).
 PLAIN_TABLE_FACTOR, PLAIN_TABLE_FLOOR = 4.0, 40.0
+# A pixel standing out from the table STANDOUT times the top of the ramp is a die's, whatever the
+# color model says; within STANDOUT_OWN blob sides of a candidate it is that die's (its shadow,
+# its sides), and a blob of them counts STANDOUT_APART blob sides from every candidate.
+STANDOUT, STANDOUT_OWN, STANDOUT_APART = 2.0, 0.7, 1.3
 MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and this long is two
 # A blob of two of the frame's dice by area is one die when it is this square (long side over short,
 # at most), this well filled (share of its rectangle, at least) and under this many dice of the
@@ -134,6 +138,12 @@ def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.n
     return die_evidence > 0.5
 
 
+def _standing_far_out(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
+    """The pixels whose local contrast is STANDOUT times the top of the frame's ramp (uint8 0/1)."""
+    high = _frame_contrast_range(evidence.contrast, contrast_range)[1]
+    return (evidence.contrast > STANDOUT * high).astype(np.uint8)
+
+
 def _frame_contrast_range(contrast: np.ndarray, taught: tuple[float, float]) -> tuple[float, float]:
     """The taught contrast ramp, lowered on a plain table: where the table hardly varies (felt,
     laminate), a die of nearly the table's color still stands out from it more than the table
@@ -207,6 +217,20 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
         for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model):
             spot = np.array(candidate.center, np.float32) * scale
             if not len(found) or np.hypot(*(found - spot).T).min() > near:
+                candidates.append(candidate)
+    # Dice of a color the teach tables showed (cream lettering teaches that a white die's shades
+    # are surely table): blobs of the pixels that stand out far more than a die must, whatever
+    # the color model says, away from every candidate (a die's shadow or side stands out as much
+    # beside it), colored by their pixels' most likely color.
+    found = np.array([c.center for c in candidates], np.float32).reshape(-1, 2) * scale
+    apart = STANDOUT_APART * np.sqrt(die_area)
+    standing_out = _standing_far_out(evidence, contrast_range)
+    for spot in np.round(found).astype(int):
+        cv2.circle(standing_out, (int(spot[0]), int(spot[1])), int(STANDOUT_OWN * np.sqrt(die_area)), 0, -1)
+    for points in _components(_cleaned(standing_out))[1]:
+        for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model, cores=False):
+            spot = np.array(candidate.center, np.float32) * scale
+            if not len(found) or np.hypot(*(found - spot).T).min() > apart:
                 candidates.append(candidate)
     return candidates
 
