@@ -3,7 +3,10 @@
 Works on a downscaled frame (a die about `DETECT_SIDE_PX` wide) because finding is about
 blobs, not detail; the symbol is read later on full-resolution crops. Every die color is found
 separately, so touching dice of different colors come apart for free; touching dice of the same
-color are split by area (how many dice fit in the blob) and k-means on the blob's pixels.
+color are split by area (how many dice fit in the blob) and k-means on the blob's pixels. A blob
+too big for a heap of dice gives the dice in its bright cores; what stands out from the table far
+more than a die must, away from every blob found, is a blob too (a die of a color the teach
+tables showed).
 """
 
 from __future__ import annotations
