@@ -11,6 +11,7 @@ tables showed).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -52,6 +53,8 @@ class Candidate:
     color_confidence: float  # mean probability of `color` (given a die) over the blob
     fill: float  # blob area over its smallest enclosing rectangle's: ~0.9 for a die seen from above
     aspect: float  # long over short side of that rectangle
+    # Found only by standing out far from the table, against the color model: it must read surely.
+    standing_out: bool = False
 
 
 def detection_scale(min_die_size: float) -> float:
@@ -234,7 +237,7 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
         for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model, cores=False):
             spot = np.array(candidate.center, np.float32) * scale
             if not len(found) or np.hypot(*(found - spot).T).min() > apart:
-                candidates.append(candidate)
+                candidates.append(dataclasses.replace(candidate, standing_out=True))
     return candidates
 
 

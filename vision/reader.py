@@ -399,11 +399,13 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             continue  # no die of this box has a rim of that color: table art, a token
         if not _plausible(look, profile):
             # A die-colored, painted, one-die blob is a die we cannot read.
-            unread = unread_die(frame_bgr, candidate, profile, gain, typical)
+            unread = None if candidate.standing_out else unread_die(frame_bgr, candidate, profile, gain, typical)
             if unread is not None:
                 found.append((0.0, unread))
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
+        if candidate.standing_out and (symbol is None or confidence < 0.5):
+            continue  # found against the color model: only a face read surely makes it a die
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
         colored = color_confidence(candidate, profile.calibration) if candidate.color == look.blob_color else 0.0
