@@ -124,7 +124,7 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
     around it (contrast above the taught range) and is not surely table; its color is then the
     most likely die color.
     """
-    return _color_masks(evidence, _die_pixels(evidence, contrast_range))
+    return _color_masks(evidence, _die_pixels(evidence, _frame_contrast_range(evidence.contrast, contrast_range)))
 
 
 def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
@@ -133,21 +133,16 @@ def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
     return [_cleaned((is_die & (die_given[..., k] > 0.5)).astype(np.uint8)) for k in range(die_given.shape[-1])]
 
 
-def _die_pixels(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
+def _die_pixels(evidence: Evidence, frame_range: tuple[float, float]) -> np.ndarray:
+    """The die pixels, given the frame's contrast ramp (see `_frame_contrast_range`)."""
     table = evidence.table
-    low, high = _frame_contrast_range(evidence.contrast, contrast_range)
+    low, high = frame_range
     standing_out = np.clip((evidence.contrast - low) / max(high - low, 1e-3), 0.0, 1.0)
     # Whatever the color model says, a pixel that looks like the table around it is table:
     # this keeps an untaught tablecloth, or table art in a die color, from becoming dice.
     unlike_table = np.clip(evidence.contrast / max(low, 1e-3) * 2.0 - 1.0, 0.0, 1.0)
     die_evidence = np.maximum(1.0 - table, standing_out * (table < 0.995)) * unlike_table
     return die_evidence > 0.5
-
-
-def _standing_far_out(evidence: Evidence, contrast_range: tuple[float, float]) -> np.ndarray:
-    """The pixels whose local contrast is STANDOUT times the top of the frame's ramp (uint8 0/1)."""
-    high = _frame_contrast_range(evidence.contrast, contrast_range)[1]
-    return (evidence.contrast > STANDOUT * high).astype(np.uint8)
 
 
 def _frame_contrast_range(contrast: np.ndarray, taught: tuple[float, float]) -> tuple[float, float]:
@@ -197,7 +192,8 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     expected_area = (median_size * blob_side_ratio * scale) ** 2
     blobs = []  # (class index, pixels)
     shapes = []
-    is_die = _die_pixels(evidence, contrast_range)
+    frame_range = _frame_contrast_range(evidence.contrast, contrast_range)
+    is_die = _die_pixels(evidence, frame_range)
     for k, mask in enumerate(_color_masks(evidence, is_die), start=1):
         for points in _components(mask)[1]:
             if len(points) < MIN_BLOB_SHARE * 0.4 * expected_area:
@@ -221,8 +217,7 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
         if held[i] >= round(len(points) / die_area):
             continue  # the color masks found as many dice here as fit
         for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model):
-            spot = np.array(candidate.center, np.float32) * scale
-            if not len(found) or np.hypot(*(found - spot).T).min() > near:
+            if _farther_than(near, candidate, found, scale):
                 candidates.append(candidate)
     # Dice of a color the teach tables showed (cream lettering teaches that a white die's shades
     # are surely table): blobs of the pixels that stand out far more than a die must, whatever
@@ -230,15 +225,21 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     # beside it), colored by their pixels' most likely color.
     found = np.array([c.center for c in candidates], np.float32).reshape(-1, 2) * scale
     apart = STANDOUT_APART * np.sqrt(die_area)
-    standing_out = _standing_far_out(evidence, contrast_range)
+    standing_out = (evidence.contrast > STANDOUT * frame_range[1]).astype(np.uint8)
     for spot in np.round(found).astype(int):
         cv2.circle(standing_out, (int(spot[0]), int(spot[1])), int(STANDOUT_OWN * np.sqrt(die_area)), 0, -1)
     for points in _components(_cleaned(standing_out))[1]:
         for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model, cores=False):
-            spot = np.array(candidate.center, np.float32) * scale
-            if not len(found) or np.hypot(*(found - spot).T).min() > apart:
+            if _farther_than(apart, candidate, found, scale):
                 candidates.append(dataclasses.replace(candidate, standing_out=True))
     return candidates
+
+
+def _farther_than(distance: float, candidate: Candidate, found: np.ndarray, scale: float) -> bool:
+    """Whether a candidate lies farther than `distance` from every (x, y) row of `found`
+    (detection-scale pixels, as `distance` is)."""
+    spot = np.array(candidate.center, np.float32) * scale
+    return not len(found) or float(np.hypot(*(found - spot).T).min()) > distance
 
 
 def _components(mask: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
