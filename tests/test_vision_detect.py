@@ -11,9 +11,8 @@ from vision.labels import load_labelled
 from vision.reader import read_frame
 from vision.render import random_scene, render
 from vision.scoring import score_image
-from vision.teach import teach
 
-from vision_support import FIXTURES, read_and_score, taught, taught_on_four
+from vision_support import FIXTURES, read_and_score, taught, taught_on_four, taught_on_renders
 
 
 def test_the_contrast_ramp_is_lowered_on_a_plain_table_only() -> None:
@@ -78,7 +77,7 @@ def test_white_dice_the_teach_tables_call_table_are_found_by_how_they_stand_out(
 def test_what_stands_out_against_the_color_model_counts_only_when_read_surely() -> None:
     # A playmat's printed border under a hard lamp stands out from the mat as much as a die:
     # its pieces, read at best doubtfully, were reported as 14 more dice nobody rolled.
-    profile = teach([render(random_scene(10_000 + i, style="classic", all_faces=True)) for i in range(12)])
+    profile = taught_on_renders("classic")
     scene = random_scene(166, style="classic")
     assert (scene.table, scene.light.kind) == ("playmat", "hard")
     image, labels = render(scene)

@@ -41,6 +41,15 @@ def taught_on_four() -> Profile:
     return teach([load_labelled(str(path)) for path in paths])
 
 
+@lru_cache(maxsize=None)
+def taught_on_renders(style: str) -> Profile:
+    """A profile taught on 12 freshly rendered all-faces scenes of `style` (seeds 10000+), as
+    the benchmark teaches."""
+    from vision.render import random_scene, render
+
+    return teach([render(random_scene(10_000 + i, style=style, all_faces=True)) for i in range(12)])
+
+
 def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]) -> Score:
     """Read each (BGR image, labels) with `profile` and score it as the spec does: the sum."""
     total = Score()

@@ -34,6 +34,9 @@ COCKED_TILT_GAIN, COCKED_ASPECT = -0.08, 1.08
 RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's color
 RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the blob's center
 RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
+# A doubtful face is read again from around its blob only when its match is at least this good
+# and the die-or-not model gives its blob this much: poorer ones are hardly ever dice, and many.
+RETRY_FROM, RETRY_PLAUSIBLE = 0.25, 0.15
 DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size range over the usual
 SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is read at both
 CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape,
@@ -386,7 +389,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
               if could_be_die(candidate, profile, typical)]  # reading faces is costly: skip blobs none could redeem
     sure = [_sure(look, profile) for look in looked]
-    reread = _reread_doubtful(frame_bgr, looked, sure, profile)
+    reread = _reread_doubtful(frame_bgr, looked, sure, profile, gain)
     # Only a look read again can have changed its sureness.
     sure = [is_sure if again is look else _sure(again, profile) for look, again, is_sure in zip(looked, reread, sure)]
     rims = [(look.candidate.color, look.chroma) for look, is_sure in zip(reread, sure)
@@ -430,8 +433,10 @@ def _sure(look: Look, profile: Profile) -> bool:
     return symbol is not None and confidence >= 0.5 and _plausible(look, profile)
 
 
-def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile) -> list[Look]:
-    """Read doubtful faces again at the face size of the dice read surely (`sure`, one per look).
+def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile,
+                     gain: float) -> list[Look]:
+    """Read doubtful faces again: at the face size of the dice read surely (`sure`, one per
+    look), then, a face still matched poorly, from around its blob's center (see `_read_around`).
 
     A blob that holds only part of a die (paint or glare split it) makes a face window too
     small; seen from a slant (a wide lens, a die far from the middle of the frame), a die's
@@ -441,12 +446,40 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool]
     shows a die's side; a cocked die's second face lies any way it fell.
     """
     sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
-    if len(sizes) < 2:
-        return looked
-    usual = float(np.median(sizes))
-    middle = (np.array([frame_bgr.shape[1], frame_bgr.shape[0]], np.float64) - 1.0) / 2.0
-    return [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile)
-            for look, is_sure in zip(looked, sure)]
+    if len(sizes) >= 2:
+        usual = float(np.median(sizes))
+        middle = (np.array([frame_bgr.shape[1], frame_bgr.shape[0]], np.float64) - 1.0) / 2.0
+        looked = [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile)
+                  for look, is_sure in zip(looked, sure)]
+    return [look if is_sure else _read_around(frame_bgr, look, profile, gain) for look, is_sure in zip(looked, sure)]
+
+
+def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: float) -> Look:
+    """A doubtful look whose face matched poorly, read again from starts around its blob's
+    center, or the look as it was.
+
+    A blob's centroid can sit far off the face (a die of nearly the table's color joined to its
+    shadow, a side of the die in the blob), too far for recentring to find the face. The new
+    reading counts only when it makes the die sure: read from many starts, something on a
+    blob that is no die matches a little better too, and must not become a die by it.
+    """
+    candidate, reading = look.candidate, look.reading
+    if not RETRY_FROM <= reading.best_score < RETRY_BELOW or _sure(look, profile) or \
+            profile.calibration.plausibility.probability(candidate_features(look, profile)) < RETRY_PLAUSIBLE:
+        return look
+    templates = profile.templates_for(candidate.color)
+    starts = [((candidate.center[0] + dx * reading.size, candidate.center[1] + dy * reading.size), reading.size)
+              for dx, dy in RETRY_OFFSETS]
+    (center, score, _, _), _ = _best_refined(frame_bgr, starts, templates)
+    if score <= reading.best_score:
+        return look
+    moved = dataclasses.replace(candidate, center=center, side=reading.size * profile.blob_side_ratio)
+    again = read_candidate(frame_bgr, moved, profile, gain, look.usual_size)
+    if again.reading.best_score <= reading.best_score or not _sure(again, profile):
+        return look
+    # The blob is what it was: only where its face was found has changed.
+    return dataclasses.replace(again, candidate=dataclasses.replace(again.candidate, center=candidate.center,
+                                                                    side=candidate.side))
 
 
 def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle: np.ndarray,
