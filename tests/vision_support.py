@@ -13,6 +13,7 @@ import numpy as np
 from vision.labels import load_labelled
 from vision.profile import Profile
 from vision.reader import read_frame
+from vision.render import random_scene, render
 from vision.scoring import Score, score_image
 from vision.teach import teach
 
@@ -45,8 +46,6 @@ def taught_on_four() -> Profile:
 def taught_on_renders(style: str) -> Profile:
     """A profile taught on 12 freshly rendered all-faces scenes of `style` (seeds 10000+), as
     the benchmark teaches."""
-    from vision.render import random_scene, render
-
     return teach([render(random_scene(10_000 + i, style=style, all_faces=True)) for i in range(12)])
 
 
