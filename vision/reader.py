@@ -108,8 +108,7 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ret
         # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
         # shadow or half of its face in the blob), too far for recentring to find the face:
         # start again from around it and keep the best.
-        starts = [((candidate.center[0] + dx * side, candidate.center[1] + dy * side), side)
-                  for side in sizes for dx, dy in RETRY_OFFSETS]
+        starts = _starts_around(candidate.center, sizes)
         (other_center, other_score, other, other_angle), other_size = _best_refined(frame_bgr, starts, templates)
         if other_score > score:
             center, score, found, angle, size = other_center, other_score, other, other_angle, other_size
@@ -207,6 +206,11 @@ def _rim(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profil
          gain: float) -> np.ndarray | None:
     """The rim chroma of the face at `center`, or None (no rim colors taught, out of frame)."""
     return None if profile.rim_colors is None else rim_chroma(frame_bgr, center, size, gain)
+
+
+def _starts_around(center: tuple[float, float], sizes: list[float]) -> list[tuple[tuple[float, float], float]]:
+    """(start center, face side) pairs at RETRY_OFFSETS around `center`, for each face side."""
+    return [((center[0] + dx * side, center[1] + dy * side), side) for side in sizes for dx, dy in RETRY_OFFSETS]
 
 
 def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float], float]],
@@ -468,9 +472,7 @@ def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: floa
             profile.calibration.plausibility.probability(candidate_features(look, profile)) < RETRY_PLAUSIBLE:
         return look
     templates = profile.templates_for(candidate.color)
-    starts = [((candidate.center[0] + dx * reading.size, candidate.center[1] + dy * reading.size), reading.size)
-              for dx, dy in RETRY_OFFSETS]
-    (center, score, _, _), _ = _best_refined(frame_bgr, starts, templates)
+    (center, score, _, _), _ = _best_refined(frame_bgr, _starts_around(candidate.center, [reading.size]), templates)
     if score <= reading.best_score:
         return look
     moved = dataclasses.replace(candidate, center=center, side=reading.size * profile.blob_side_ratio)
