@@ -110,8 +110,9 @@ class ColorModel:
         return ColorModel(classes, posterior.astype(np.float32), die_color.astype(np.float32))
 
     def classify(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pixel: posterior of the table (*shape) and die color given die
-        (*shape, len(classes) - 1)."""
+        """Per pixel: posterior of the table (*shape) and die color given die, one plane per
+        die color (len(classes) - 1, *shape): contiguous planes, which the detector thresholds
+        and blurs one by one."""
         index = bin_index(bgr)
         table = np.take(self._posterior_planes[0], index)
         return table, _lookup(self._die_color_planes, index)
@@ -129,8 +130,8 @@ class ColorModel:
 
 
 def _lookup(planes: np.ndarray, index: np.ndarray) -> np.ndarray:
-    flat = index.ravel()
-    out = np.empty((flat.size, planes.shape[0]), np.float32)
+    """Each plane's value at every index: (len(planes), *index.shape)."""
+    out = np.empty((planes.shape[0],) + index.shape, np.float32)
     for k in range(planes.shape[0]):
-        out[:, k] = np.take(planes[k], flat)
-    return out.reshape(index.shape + (planes.shape[0],))
+        np.take(planes[k], index, out=out[k])
+    return out

@@ -67,7 +67,7 @@ class Evidence:
     """Per-pixel evidence at detection scale."""
 
     table: np.ndarray  # (H, W) posterior of the table class from the color model
-    die_color: np.ndarray  # (H, W, K) which die color, for a pixel on a die
+    die_color: np.ndarray  # (K, H, W) which die color, for a pixel on a die: one plane per color
     contrast: np.ndarray  # (H, W) Lab distance from the local table color
     lightness: np.ndarray  # (H, W) uint8 gray level of the exposure-normalized frame
 
@@ -113,8 +113,9 @@ def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> E
     smoothed so single noisy pixels do not make or break a die."""
     small = normalized(downscaled(frame_bgr, scale))
     table, die_color = model.classify(small)
-    return Evidence(cv2.blur(table, (3, 3)), cv2.blur(die_color, (5, 5)), local_contrast(small),
-                    cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    for plane in die_color:
+        cv2.blur(plane, (5, 5), dst=plane)
+    return Evidence(cv2.blur(table, (3, 3)), die_color, local_contrast(small), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
 
 
 def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[np.ndarray]:
@@ -129,8 +130,7 @@ def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[n
 
 def _color_masks(evidence: Evidence, is_die: np.ndarray) -> list[np.ndarray]:
     # A pixel's die-color shares sum to 1, so a share over a half is also the largest: no argmax.
-    die_given = evidence.die_color
-    return [_cleaned((is_die & (die_given[..., k] > 0.5)).astype(np.uint8)) for k in range(die_given.shape[-1])]
+    return [_cleaned((is_die & (plane > 0.5)).view(np.uint8)) for plane in evidence.die_color]
 
 
 def _die_pixels(evidence: Evidence, frame_range: tuple[float, float]) -> np.ndarray:
@@ -249,7 +249,12 @@ def _components(mask: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     Gathering a sparse mask's pixels by label is several times faster than OpenCV's own
     per-blob statistics, which visit every pixel of the frame again.
     """
-    count, labels = cv2.connectedComponents(mask, connectivity=4)
+    try:
+        # 16-bit labels: a cleaned mask has far fewer than 65535 blobs, and numpy's stable sort
+        # of 16-bit keys below is a radix sort.
+        count, labels = cv2.connectedComponents(mask, connectivity=4, ltype=cv2.CV_16U)
+    except cv2.error:  # more blobs than 16 bits can label
+        count, labels = cv2.connectedComponents(mask, connectivity=4)
     if count <= 1:
         return labels, []
     found = cv2.findNonZero(mask).reshape(-1, 2)  # (x, y), row-major
@@ -285,7 +290,7 @@ def _blob_candidates(points: np.ndarray, die_areas: tuple[float, float], evidenc
     candidates = []
     for group in _split(points, max(1, count)):
         gx, gy = group[:, 0].astype(np.intp), group[:, 1].astype(np.intp)
-        shares = evidence.die_color[gy, gx].mean(axis=0)
+        shares = evidence.die_color[:, gy, gx].mean(axis=1)
         color = int(np.argmax(shares)) if k is None else k - 1
         cx, cy = group.mean(axis=0)
         w, h = _rect_sides(group)

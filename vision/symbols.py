@@ -23,6 +23,7 @@ FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
 WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
 ORIENT_PX = 48  # crop size for the orientation estimate
+WINDOW_REACH = 0.75  # how far a window's corners reach from its center, in face sides
 
 
 def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) -> float:
@@ -95,9 +96,12 @@ def face_window(image: np.ndarray, center: tuple[float, float], size: float, ang
     rotation[:, 2] += (half - center[0], half - center[1])
     # The source is shrunk a lot; pre-blur so the sampled pixels average their neighborhood.
     box = int(round(1.0 / zoom))
-    radius = box
-    x0, y0 = int(center[0] - size - radius), int(center[1] - size - radius)
-    x1, y1 = int(center[0] + size + radius) + 2, int(center[1] + size + radius) + 2
+    # Only the part of the image the window samples is blurred: its corner pixels lie
+    # (WINDOW_PX - 1) / 2 * sqrt(2) / FACE_PX = 0.73 sides from the center, and each sampled
+    # pixel needs its neighbor and its blur box.
+    reach = WINDOW_REACH * size + box + 2
+    x0, y0 = int(center[0] - reach), int(center[1] - reach)
+    x1, y1 = int(center[0] + reach) + 2, int(center[1] + reach) + 2
     x0c, y0c = max(0, x0), max(0, y0)
     region = image[y0c:max(y0c, min(image.shape[0], y1)), x0c:max(x0c, min(image.shape[1], x1))]
     if region.size == 0:
@@ -128,7 +132,14 @@ class Match:
     scores: dict[str, float]
     best_symbol: str
     shift: tuple[float, float]  # (dx, dy) of the face center from the window center, in face px
-    patch: np.ndarray  # the window part that matched best, turned like the template
+    best_patch: np.ndarray  # the window part that matched best, as it lies in the window
+    turn: int  # quarter turns of the template that matched best
+
+    @property
+    def patch(self) -> np.ndarray:
+        """The window part that matched best, turned like the template it matched (what
+        teaching averages; reading never needs it, so it is turned only when asked)."""
+        return np.ascontiguousarray(np.rot90(self.best_patch, self.turn))
 
 
 def _bank(templates: list[tuple[str, np.ndarray]]
@@ -136,10 +147,11 @@ def _bank(templates: list[tuple[str, np.ndarray]]
     """All templates at the 4 quarter turns as matrix columns, with each column's symbol and
     turn, and the symbols with their columns (names, column order, group starts). Turning the
     few templates is cheaper than turning every window."""
-    key = tuple(id(t) for _, t in templates)
-    cached = _BANKS.get(key)
-    if cached is not None and not all(a is b for (_, a), b in zip(templates, cached[3])):
-        cached = None  # an id reused by a new array after the old one was freed
+    # Keyed by the list itself (a profile hands out the same list for a color every time); the
+    # cache holds the list, so its id cannot be reused while cached.
+    cached = _BANKS.get(id(templates))
+    if cached is not None and cached[3] is not templates:
+        cached = None
     if cached is None:
         columns, symbols, turns = [], [], []
         for turn in range(4):
@@ -153,15 +165,15 @@ def _bank(templates: list[tuple[str, np.ndarray]]
         members = [[i for i, s in enumerate(symbols) if s == name] for name in names]
         order = np.array([i for group in members for i in group])
         starts = np.cumsum([0] + [len(group) for group in members[:-1]])
-        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, [t for _, t in templates],
-                  (names, order, starts))
+        cached = (np.stack(columns, axis=1).astype(np.float32), symbols, turns, templates, (names, order, starts))
         if len(_BANKS) > 32:
             _BANKS.clear()
-        _BANKS[key] = cached
+        _BANKS[id(templates)] = cached
     return cached[0], cached[1], cached[2], cached[4]
 
 
-_BANKS: dict[tuple[int, ...], tuple] = {}
+_BANKS: dict[int, tuple] = {}
+SHIFTS = WINDOW_PX - TEMPLATE_PX + 1  # template positions along each axis of a window
 
 
 def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
@@ -170,11 +182,18 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     One matrix product does it all: templates are zero-mean and unit-norm, so the normalized
     correlation of a patch is its dot product with the template over the patch's own spread.
     """
-    view = np.lib.stride_tricks.sliding_window_view(window, (TEMPLATE_PX, TEMPLATE_PX))
-    patches = view.reshape(-1, TEMPLATE_PX * TEMPLATE_PX).astype(np.float32)
-    size = patches.shape[1]
-    sums = patches.sum(axis=1)
-    spread = np.sqrt(np.maximum(np.einsum("ij,ij->i", patches, patches) - sums * sums / size, 1e-6))
+    window = np.ascontiguousarray(window, dtype=np.float32)
+    rows, columns = window.strides
+    # Every TEMPLATE_PX square of the window, one per row (numpy's sliding_window_view does the
+    # same with many times the overhead, which counts: a frame matches dozens of windows).
+    patches = np.lib.stride_tricks.as_strided(window, (SHIFTS, SHIFTS, TEMPLATE_PX, TEMPLATE_PX),
+                                              (rows, columns, rows, columns)).reshape(-1, TEMPLATE_PX * TEMPLATE_PX)
+    # Each patch's sum and sum of squares from the window's integral images.
+    sums, squares = cv2.integral2(window)
+    n = TEMPLATE_PX
+    sums = (sums[n:, n:] - sums[:-n, n:] - sums[n:, :-n] + sums[:-n, :-n]).ravel()
+    squares = (squares[n:, n:] - squares[:-n, n:] - squares[n:, :-n] + squares[:-n, :-n]).ravel()
+    spread = np.sqrt(np.maximum(squares - sums * sums / (n * n), 1e-6)).astype(np.float32)
     bank, symbols, turns, groups = _bank(templates)
     correlation = (patches @ bank) / spread[:, None]
     best_per_column = correlation.max(axis=0)
@@ -182,11 +201,10 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     scores = dict(zip(names, np.maximum.reduceat(best_per_column[order], starts).tolist()))
     winner = int(best_per_column.argmax())
     position = int(correlation[:, winner].argmax())
-    ly, lx = divmod(position, WINDOW_PX - TEMPLATE_PX + 1)
+    ly, lx = divmod(position, SHIFTS)
     o = (WINDOW_PX - TEMPLATE_PX) / 2.0
-    # The matching patch, turned like the template it matched (for averaging at teach time).
-    patch = np.rot90(patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX), turns[winner])
-    return Match(scores, symbols[winner], (float(lx - o), float(ly - o)), np.ascontiguousarray(patch))
+    return Match(scores, symbols[winner], (float(lx - o), float(ly - o)),
+                 patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX).copy(), turns[winner])
 
 
 def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:
