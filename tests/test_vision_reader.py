@@ -181,3 +181,19 @@ def test_a_face_far_off_its_blob_s_centroid_is_read_from_around_it() -> None:
     assert [(d.color, d.symbol) for d in there] == [("blue", "cocktail")] and there[0].confidence >= 0.5
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.missed == score.wrong == score.phantoms == 0, score
+
+
+def test_a_long_blob_whose_face_reads_as_nothing_is_no_die() -> None:
+    # A hand reaches over a red mat; one finger makes a red blob more than twice as long as
+    # wide that the die-or-not model let through, and with no face to read it was reported as
+    # a die nobody could read. (The other finger's tip is die-shaped, and still is.)
+    profile = taught_on_renders("classic")
+    scene = random_scene(63, style="classic")
+    assert scene.hand is not None
+    image, labels = render(scene)
+    finger = (745.0, 524.0)
+    assert all(math.dist(finger, d["center"]) > d["size"] for d in labels["dice"])
+    dice = read_frame(image, profile)
+    assert not [d for d in dice if math.dist(d.center, finger) < 40.0], dice
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.missed == score.wrong == 0, score

@@ -59,6 +59,7 @@ UNREAD_SHAPE = (0.78, 1.35, 0.85, 1.3)  # fill at least, aspect at most, size ra
 UNREAD_RIM = 1.5  # Mahalanobis distance of the rim from its color's, at most
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
 UNREAD_INK = 0.2  # share of paint in the window
+UNREAD_ASPECT = 2.0  # a blob longer than this over its width whose face reads as nothing is no die
 
 
 @dataclass(frozen=True)
@@ -413,6 +414,11 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
+        if symbol is None and candidate.aspect > UNREAD_ASPECT:
+            # Twice as long as wide is no die's outline, even a cocked one's: a face read
+            # surely still makes it one (a die and its shadow), but with none it is a finger,
+            # a card's edge, a cloth's stripe.
+            continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
         colored = color_confidence(candidate, profile.calibration) if candidate.color == look.blob_color else 0.0
