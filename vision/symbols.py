@@ -212,10 +212,9 @@ def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:
     to the running mean, so small center and angle errors in teaching do not blur it."""
     template = standardized(inner(windows[0]))
     for _ in range(rounds):
-        aligned = []
-        for window in windows:
-            found = match(window, [("", template)])
-            aligned.append(standardized(found.patch))
+        # One list per round: `match` caches its template bank by the list it is handed.
+        against = [("", template)]
+        aligned = [standardized(match(window, against).patch) for window in windows]
         template = standardized(np.mean(aligned, axis=0))
     return template.astype(np.float32)
 
