@@ -59,7 +59,7 @@ UNREAD_SHAPE = (0.78, 1.35, 0.85, 1.3)  # fill at least, aspect at most, size ra
 UNREAD_RIM = 1.5  # Mahalanobis distance of the rim from its color's, at most
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
 UNREAD_INK = 0.2  # share of paint in the window
-UNREAD_ASPECT = 2.0  # a blob longer than this over its width whose face reads as nothing is no die
+LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads clearly
 
 
 @dataclass(frozen=True)
@@ -414,11 +414,12 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
-        if symbol is None and candidate.aspect > UNREAD_ASPECT:
+        if candidate.aspect > LONG_BLOB and (symbol is None or confidence < CLEAR_FACE):
             # Twice as long as wide is hardly ever one die's outline (16 of 5700 dice on the
-            # renderer, most of them read surely all the same): a face read surely still makes it
-            # a die (a die and its shadow), but with none it is far more often a finger, a card's
-            # edge, a stripe.
+            # renderer, most of them read surely all the same): a face read clearly still makes it
+            # a die (a die and its shadow), but one read as nothing or barely is far more often a
+            # finger, a card's edge, a stripe of the mat or a letter of its print (renderer, 400
+            # scenes: 2 dice lost for 20 such phantoms gone).
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
