@@ -39,6 +39,8 @@ RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face 
 RETRY_FROM, RETRY_PLAUSIBLE = 0.25, 0.15
 DIE_SHAPED = (0.55, 1.5, 0.65, 1.35)  # fill at least, aspect at most, size range over the usual
 SIZE_DOUBT = 0.15  # a blob's face size this much under the frame's usual one is read at both
+SMALL_FACE = 0.85  # a face read this much smaller than the frame's sure dice' is doubted
+SIZE_WITNESSES = 3  # sure dice a frame needs before their size says a face is small
 CLEAR_FACE = 0.8  # symbol confidence that makes a blob a die whatever its shape,
 # if the die-or-not model gives it at least this: a long streak of red table read as a gun
 # (taught on four images, one box's symbol bars can be low) is no die, however well it reads.
@@ -400,6 +402,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     rims = [(look.candidate.color, look.chroma) for look, is_sure in zip(reread, sure)
             if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
+    sure_sizes = [look.reading.size for look, is_sure in zip(reread, sure) if is_sure]
+    usual = float(np.median(sure_sizes)) if len(sure_sizes) >= SIZE_WITNESSES else None
     found = []  # (best symbol score, die)
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
@@ -425,6 +429,11 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         # speaks; when the rim overruled the blob, only the rim does.
         colored = color_confidence(candidate, profile.calibration) if candidate.color == look.blob_color else 0.0
         confidence = min(confidence, colored if rim is None else max(colored, rim))
+        if symbol is not None and usual and reading.size < SMALL_FACE * usual:
+            # Dice are all one size: a face read much smaller than the frame's sure ones is a
+            # cocked die's foreshortened face or part of a die (renderer, 1400 dice read
+            # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
+            confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         center = (float(reading.center[0]), float(reading.center[1]))
         found.append((reading.best_score, Die(candidate.color, symbol, center, float(reading.size), float(confidence))))
     return _one_per_place(found), rims
