@@ -224,3 +224,17 @@ def test_a_face_read_much_smaller_than_the_frames_dice_is_asked_of_the_player() 
     assert there and all(d.symbol is None or d.confidence < 0.5 for d in there), there
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.missed == score.wrong == score.phantoms == 0, score
+
+
+def test_a_blob_of_part_of_a_die_is_read_from_around_its_centroid() -> None:
+    # Two red dice side by side make blobs of part of each die whose centroids lie a fifth of a
+    # side off the faces: read at the frame's die size from there the faces were missed, and
+    # both dice were asked of the player.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(28, style="classic"))
+    dice = read_frame(image, profile)
+    for x, y, symbol in ((962.0, 353.0, "gavel"), (963.0, 254.0, "gun")):
+        there = [d for d in dice if math.dist(d.center, (x, y)) < 46.0]
+        assert [(d.color, d.symbol) for d in there] == [("red", symbol)] and there[0].confidence >= 0.5, there
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.wrong == score.phantoms == 0, score  # (a white die on the white cloth is missed)
