@@ -60,6 +60,21 @@ def test_dice_bigger_than_the_checks_of_a_gingham_are_read_whole() -> None:
     assert score.dice == 24 and score.missed <= 2 and score.phantoms == 0, score
 
 
+def test_checks_that_outnumber_the_dice_do_not_set_the_frames_die_size() -> None:
+    # Three times as many die-shaped checks as dice, each a quarter of a die's area: the checks'
+    # size was taken for the frame's die, and nearly every die was split into quarters. The
+    # dice carry paint, which leaves holes in their blobs; the checks do not.
+    profile = taught_on_renders("classic")
+    scene = random_scene(53, style="classic")
+    assert scene.table == "gingham"
+    image, labels = render(scene)
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    per_die = [sum(1 for c in candidates if math.dist(c.center, d["center"]) < d["size"] / 2) for d in labels["dice"]]
+    assert sum(n == 1 for n in per_die) >= len(per_die) - 1 and max(per_die) == 1, per_die
+    score = score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
+    assert score.missed <= 1 and score.phantoms == 0, score
+
 def test_white_dice_the_teach_tables_call_table_are_found_by_how_they_stand_out() -> None:
     # Taught on four images whose tables show a white die's shades (cream lettering, light
     # wood), the color model calls most of c_test_011's white dice surely table: too few die

@@ -41,6 +41,9 @@ MERGED_AREA, MERGED_ASPECT = 1.2, 1.45  # a blob this much bigger than a die and
 # taught size: two dice side by side make a long blob, and the frame's die area can come out
 # small (blobs of washed-out faces alone are part of a die).
 ONE_DIE_ASPECT, ONE_DIE_FILL, ONE_DIE_AREA = 1.25, 0.7, 1.75
+# A blob carries paint when holes make this share of the area inside its outline; blobs that
+# do are the frame's dice when they are this much bigger than the die-shaped blobs all told.
+PAINT_HOLES, PAINTED_BIGGER = 0.01, 1.5
 
 
 @dataclass(frozen=True)
@@ -164,17 +167,53 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
 
 
-def _frame_die_area(stats: list[np.ndarray], expected_area: float) -> float:
+def _frame_die_area(blobs: list[np.ndarray], expected_area: float) -> float:
     """Typical single-die blob area in this frame, from blobs that look like one die (near
-    square, well filled); the camera height changes it from frame to frame."""
-    singles = []
-    for area, width, height in stats:
+    square, well filled); the camera height changes it from frame to frame.
+
+    A checked cloth or a printed mat can make die-colored, die-shaped blobs that outnumber the
+    dice many times over, and their size would be taken for the dice's: a whole frame of dice
+    is then split into quarters. A die carries paint, which leaves holes in its blob, and the
+    table's checks or spots do not: when the blobs with holes are much bigger than the others,
+    they are the dice.
+    """
+    singles, painted = [], []
+    for points in blobs:
+        area = len(points)
         if not 0.4 * expected_area <= area <= 2.6 * expected_area:
             continue
+        x0, y0, x1, y1 = _bounds(points)
+        width, height = x1 - x0 + 1, y1 - y0 + 1
         aspect = max(width, height) / max(1, min(width, height))
         if aspect < 1.35 and area >= 0.55 * width * height:
             singles.append(area)
-    return float(np.median(singles)) if len(singles) >= 2 else expected_area
+            if _hole_share(points, (x0, y0, x1, y1)) >= PAINT_HOLES:
+                painted.append(area)
+    if len(singles) < 2:
+        return expected_area
+    usual = float(np.median(singles))
+    if len(painted) >= 2 and float(np.median(painted)) > PAINTED_BIGGER * usual:
+        return float(np.median(painted))
+    return usual
+
+
+def _bounds(points: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) around a blob's (x, y) rows in row-major order: a column's own min and
+    max, which is many times faster than numpy's reduction along axis 0 of the pairs."""
+    xs = points[:, 0]
+    return int(xs.min()), int(points[0, 1]), int(xs.max()), int(points[-1, 1])
+
+
+def _hole_share(points: np.ndarray, bounds: tuple[int, int, int, int]) -> float:
+    """The share of the area inside a blob's outline that is not the blob (a die's painted
+    symbol), given its (x, y) pixel rows and their `_bounds`."""
+    x0, y0, x1, y1 = bounds
+    # One pixel of margin all round: the flood from a corner reaches everything outside the blob.
+    mask = np.zeros((y1 - y0 + 3, x1 - x0 + 3), np.uint8)
+    mask[points[:, 1].astype(np.intp) - (y0 - 1), points[:, 0].astype(np.intp) - (x0 - 1)] = 1
+    cv2.floodFill(mask, None, (0, 0), 1)
+    holes = mask.size - cv2.countNonZero(mask)
+    return holes / (holes + len(points))
 
 
 def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[float, float, float],
@@ -191,7 +230,6 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
     evidence = gather_evidence(frame_bgr, model, scale)
     expected_area = (median_size * blob_side_ratio * scale) ** 2
     blobs = []  # (class index, pixels)
-    shapes = []
     frame_range = _frame_contrast_range(evidence.contrast, contrast_range)
     is_die = _die_pixels(evidence, frame_range)
     for k, mask in enumerate(_color_masks(evidence, is_die), start=1):
@@ -199,9 +237,7 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
             if len(points) < MIN_BLOB_SHARE * 0.4 * expected_area:
                 continue
             blobs.append((k, points))
-            width, height = points.max(axis=0) - points.min(axis=0) + 1
-            shapes.append(np.array([len(points), width, height]))
-    die_area = _frame_die_area(shapes, expected_area)
+    die_area = _frame_die_area([points for _, points in blobs], expected_area)
     candidates = []
     for k, points in blobs:
         candidates.extend(_blob_candidates(points, (die_area, expected_area), evidence, scale, model, k))

@@ -422,8 +422,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             # Twice as long as wide is hardly ever one die's outline (16 of 5700 dice on the
             # renderer, most of them read surely all the same): a face read clearly still makes it
             # a die (a die and its shadow), but one read as nothing or barely is far more often a
-            # finger, a card's edge, a stripe of the mat or a letter of its print (renderer, 400
-            # scenes: 2 dice lost for 20 such phantoms gone).
+            # finger, a card's edge, a stripe of the mat or a letter of its print (box C's 70
+            # four-image teachings: 12 such phantoms gone; renderer, 400 scenes: 2 dice lost).
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
