@@ -9,11 +9,12 @@ import numpy as np
 
 from vision.labels import load_labelled
 from vision.reader import read_frame
+from vision.render import random_scene, render
 from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
 from vision.symbols import WINDOW_PX, ink_share
 
-from vision_support import FIXTURES, taught
+from vision_support import FIXTURES, taught, taught_on_renders
 
 # A blue die leaning on an edge against another blue die on dark cloth: no face is on top, and
 # no squashed face fits it either (a red die leaning elsewhere in the scene is still read as flat).
@@ -33,6 +34,15 @@ def test_a_cocked_die_that_no_face_fits_is_reported_unread() -> None:
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.phantoms == 0 and score.missed <= 1, score
 
+
+def test_a_cocked_die_whose_blob_takes_in_a_side_is_reported_unread() -> None:
+    # Leaning, the die shows the camera a side as well as a face: its blob is 1.4 times as long
+    # as wide, and no face reads. It is a die all the same, to be asked of the player.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(71, style="classic"))
+    label = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == "blue")
+    near = [d for d in read_frame(image, profile) if math.dist(d.center, label["center"]) < label["size"] / 2]
+    assert [(d.color, d.symbol) for d in near] == [("blue", None)] and near[0].confidence < 0.5, near
 
 def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     image, labels = load_labelled(str(CARDS))

@@ -57,7 +57,8 @@ SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be 
 # blob has one die's shape and size, its rim is the die color and little around it is (a piece
 # of a card of a die's color is surrounded by more card), and it carries paint (a card's back or
 # a token is plain).
-UNREAD_SHAPE = (0.78, 1.35, 0.85, 1.3)  # fill at least, aspect at most, size range over the usual
+# fill at least, aspect at most (a cocked die shows the camera a side too), size range over the usual
+UNREAD_SHAPE = (0.78, 1.45, 0.85, 1.3)
 UNREAD_RIM = 1.5  # Mahalanobis distance of the rim from its color's, at most
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
 UNREAD_INK = 0.2  # share of paint in the window
