@@ -44,6 +44,15 @@ def test_a_cocked_die_whose_blob_takes_in_a_side_is_reported_unread() -> None:
     near = [d for d in read_frame(image, profile) if math.dist(d.center, label["center"]) < label["size"] / 2]
     assert [(d.color, d.symbol) for d in near] == [("blue", None)] and near[0].confidence < 0.5, near
 
+def test_a_cocked_die_showing_only_part_of_its_paint_is_reported_unread() -> None:
+    # Leaning, the die turns most of its symbol away: paint covers 0.1-0.2 of its face window,
+    # less than a flat die's, far more than a card's back or a token.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(25, style="classic"))
+    label = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == "red")
+    near = [d for d in read_frame(image, profile) if math.dist(d.center, label["center"]) < label["size"] / 2]
+    assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+
 def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     image, labels = load_labelled(str(CARDS))
     dice = read_frame(image, taught("bold"))

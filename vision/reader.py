@@ -61,7 +61,7 @@ SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be 
 UNREAD_SHAPE = (0.78, 1.45, 0.85, 1.3)
 UNREAD_RIM = 1.5  # Mahalanobis distance of the rim from its color's, at most
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
-UNREAD_INK = 0.2  # share of paint in the window
+UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads clearly
 
 
