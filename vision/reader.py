@@ -106,16 +106,28 @@ def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ret
         # A blob can hold only part of a die (paint or glare split it): try the usual size too.
         # Not for a blob bigger than usual: a cocked die's is, and one face of it fits then.
         sizes.append(typical_size)
-    (center, score, found, angle), size = _best_refined(frame_bgr, [(candidate.center, side) for side in sizes],
-                                                        templates)
-    if retry and score < RETRY_BELOW:
+    best = _best_refined(frame_bgr, [(candidate.center, side) for side in sizes], templates)
+    if retry and best[0][1] < RETRY_BELOW:
         # A blob's centroid can sit a fifth of a side off the face (a side of the die, its
         # shadow or half of its face in the blob), too far for recentring to find the face:
         # start again from around it and keep the best.
-        starts = _starts_around(candidate.center, sizes)
-        (other_center, other_score, other, other_angle), other_size = _best_refined(frame_bgr, starts, templates)
-        if other_score > score:
-            center, score, found, angle, size = other_center, other_score, other, other_angle, other_size
+        around = _best_refined(frame_bgr, _starts_around(candidate.center, sizes), templates)
+        if around[0][1] > best[0][1]:
+            best = around
+    return _face_reading(*best)
+
+
+def _read_face_around(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile) -> FaceReading:
+    """The candidate's face read from the starts around its blob's center alone (what
+    `read_face` tries with `retry`), at the blob's own face size."""
+    side = candidate.side / profile.blob_side_ratio
+    return _face_reading(*_best_refined(frame_bgr, _starts_around(candidate.center, [side]),
+                                        profile.templates_for(candidate.color)))
+
+
+def _face_reading(refined: tuple[tuple[float, float], float, Match, float], size: float) -> FaceReading:
+    """A `FaceReading` from a `_refine` result and the face side it was read at."""
+    center, _, found, angle = refined
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
@@ -403,8 +415,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     rims = [(look.candidate.color, look.chroma) for look, is_sure in zip(reread, sure)
             if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
-    sure_sizes = [look.reading.size for look, is_sure in zip(reread, sure) if is_sure]
-    usual = float(np.median(sure_sizes)) if len(sure_sizes) >= SIZE_WITNESSES else None
+    usual = _usual_size(reread, sure, SIZE_WITNESSES)
     found = []  # (best symbol score, die)
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
@@ -467,13 +478,19 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool]
     the blob's extra lies toward the middle of the frame from the face, where perspective
     shows a die's side; a cocked die's second face lies any way it fell.
     """
-    sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
-    if len(sizes) >= 2:
-        usual = float(np.median(sizes))
+    usual = _usual_size(looked, sure, 2)
+    if usual is not None:
         middle = (np.array([frame_bgr.shape[1], frame_bgr.shape[0]], np.float64) - 1.0) / 2.0
         looked = [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile)
                   for look, is_sure in zip(looked, sure)]
     return [look if is_sure else _read_around(frame_bgr, look, profile, gain) for look, is_sure in zip(looked, sure)]
+
+
+def _usual_size(looked: list[Look], sure: list[bool], witnesses: int) -> float | None:
+    """The frame's face size: the median of the sure looks' (`sure`, one per look), or None
+    with fewer than `witnesses` of them."""
+    sizes = [look.reading.size for look, is_sure in zip(looked, sure) if is_sure]
+    return float(np.median(sizes)) if len(sizes) >= witnesses else None
 
 
 def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: float) -> Look:
@@ -517,10 +534,11 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
         # The centroid of a blob of part of a die lies off the die's center, too far for
         # recentring at the die's size: read from starts around it, and count that reading only
         # when it makes the die sure (from many starts, what is no die matches better too).
-        around = read_face(frame_bgr, scaled, profile, retry=True)
-        found = dataclasses.replace(look, candidate=scaled, reading=around, outline=_outline(frame_bgr, around))
-        if around.best_score > reading.best_score and _sure(found, profile):
-            return found
+        around = _read_face_around(frame_bgr, scaled, profile)
+        if around.best_score > max(again.best_score, reading.best_score):
+            found = dataclasses.replace(look, candidate=scaled, reading=around, outline=_outline(frame_bgr, around))
+            if _sure(found, profile):
+                return found
     if again.best_score <= reading.best_score:
         return look
     if not smaller:

@@ -150,8 +150,6 @@ def _bank(templates: list[tuple[str, np.ndarray]]
     # Keyed by the list itself (a profile hands out the same list for a color every time); the
     # cache holds the list, so its id cannot be reused while cached.
     cached = _BANKS.get(id(templates))
-    if cached is not None and cached[3] is not templates:
-        cached = None
     if cached is None:
         columns, symbols, turns = [], [], []
         for turn in range(4):
