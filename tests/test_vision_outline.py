@@ -4,6 +4,7 @@ faces, is one die asked of the player (see `vision.reader._one_per_place`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import math
 
@@ -69,19 +70,24 @@ def _die(x: float, symbol: str | None, confidence: float, size: float = 80.0) ->
 def test_a_die_read_on_two_faces_is_one_die_asked_of_the_player() -> None:
     face = _die(100.0, "gun", 0.9)
     second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
-    kept = _one_per_place([(0.9, face), (0.0, second_face)])
+    kept = _one_per_place([(0.9, face, face.center), (0.0, second_face, second_face.center)])
     assert kept == [_die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
 
 
 def test_touching_dice_stay_two_dice() -> None:
     left, right = _die(100.0, "gun", 0.9), _die(100.0 + 1.0 * 80.0, "gavel", 0.45)
-    assert _one_per_place([(0.9, left), (0.7, right)]) == [left, right]
+    assert _one_per_place([(0.9, left, left.center), (0.7, right, right.center)]) == [left, right]
     # Even when one of them cannot be read, a face of a die lies a whole side from the next one.
     unread = _die(100.0 + 1.0 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
-    assert _one_per_place([(0.9, left), (0.0, unread)]) == [left, unread]
+    assert _one_per_place([(0.9, left, left.center), (0.0, unread, unread.center)]) == [left, unread]
+    # Places are compared where the faces were read, and a die is reported where it was asked
+    # to be: an unread die's middle lies a little off the face matched, here toward its left.
+    middle = (unread.center[0] - 0.3 * 80.0, unread.center[1])
+    assert _one_per_place([(0.9, left, left.center), (0.0, unread, middle)]) == [
+        left, dataclasses.replace(unread, center=middle)]
     # A die and its shadow's blob, both recentred on its face, are one reading, unchanged.
     again = _die(100.0 + 0.1 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
-    assert _one_per_place([(0.9, left), (0.0, again)]) == [left]
+    assert _one_per_place([(0.9, left, left.center), (0.0, again, again.center)]) == [left]
 
 
 def test_a_die_at_the_frame_s_edge_steps_the_same_every_time_and_the_edge_is_no_step() -> None:

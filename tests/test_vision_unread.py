@@ -20,6 +20,9 @@ from vision_support import FIXTURES, taught, taught_on_renders
 # A blue die leaning on an edge against another blue die on dark cloth: no face is on top, and
 # no squashed face fits it either (a red die leaning elsewhere in the scene is still read as flat).
 COCKED = FIXTURES / "photoreal-c" / "cocked" / "c_test_018.jpg"
+# One seat of box C's c_test_007 (cropped): a red die leaning 35 degrees on a blue one, two of
+# its faces turned up, and that blue die leaning 30 degrees; each is labelled at its middle.
+TWO_FACES_UP = FIXTURES / "photoreal-c" / "cocked" / "c_test_007_seat3.jpg"
 # Red felt with white cards printed with black lines: card pieces are die-colored, die-sized
 # and carry paint.
 CARDS = FIXTURES / "bold" / "test" / "bold_test_0003.jpg"
@@ -34,6 +37,19 @@ def test_a_cocked_die_that_no_face_fits_is_reported_unread() -> None:
     assert near[0].symbol is None and near[0].color == "blue" and near[0].confidence < 0.5
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.phantoms == 0 and score.missed <= 1, score
+
+
+def test_a_cocked_die_whose_face_is_not_read_is_reported_at_its_middle() -> None:
+    # The face matched is one of the faces turned up, a third of a side from the die's middle:
+    # reported there, the red die missed its label and counted twice, missed and phantom.
+    image, labels = load_labelled(str(TWO_FACES_UP))
+    dice = read_frame(image, taught("photoreal-c"))
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert (score.missed, score.phantoms, score.wrong) == (0, 0, 0), score
+    assert score.cocked == score.cocked_ok == 2, score
+    for label in (d for d in labels["dice"] if d["symbol"] is None):
+        near = [d for d in dice if math.dist(d.center, label["center"]) < label["size"] / 2]
+        assert [(d.color, d.symbol) for d in near] == [(label["color"], None)], near
 
 
 # Leaning dice that no face reading redeems, each kept by one of the unread bars: the blob takes
