@@ -55,8 +55,10 @@ def test_a_cocked_die_whose_face_is_not_read_is_reported_at_its_middle() -> None
 # Leaning dice that no face reading redeems, each kept by one of the unread bars: the blob takes
 # in a side as well as the face (1.4 times as long as wide), or the die turns most of its symbol
 # away (paint on 0.1-0.2 of the face window: less than a flat die's, far more than a card's back
-# or a token's).
-@pytest.mark.parametrize("seed, color", [(71, "blue"), (25, "red")], ids=["long blob", "little paint"])
+# or a token's); or its blob, too big for one die, is split in two long halves that both find
+# the one face they share without reading it clearly.
+@pytest.mark.parametrize("seed, color", [(71, "blue"), (25, "red"), (8, "blue")],
+                         ids=["long blob", "little paint", "split in two long blobs"])
 def test_a_leaning_die_is_reported_unread(seed: int, color: str) -> None:
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(seed, style="classic"))

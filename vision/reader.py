@@ -417,6 +417,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
     found = []  # (best symbol score, die as read, where to report it)
+    long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
         if look.rim_distance is not None and look.rim_distance > FOREIGN_RIM:
@@ -436,6 +437,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             # a die (a die and its shadow), but one read as nothing or barely is far more often a
             # finger, a card's edge, a stripe of the mat or a letter of its print (box C's 70
             # four-image teachings: 12 such phantoms gone; renderer, 400 scenes: 2 dice lost).
+            long_unclear.append(Die(candidate.color, None, (float(reading.center[0]), float(reading.center[1])),
+                                    float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
@@ -449,7 +452,18 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         center = (float(reading.center[0]), float(reading.center[1]))
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
+    found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
     return _one_per_place(found), rims
+
+
+def _read_twice(dice: list[Die]) -> list[Die]:
+    """The dice of `dice` that another of its dice, of their color, was read at (within
+    SAME_PLACE sides): two long blobs of one die. A leaning die's blob, too big for one die, is
+    split in two, each half long; both are read on the one face they share, and neither reads
+    it clearly. A finger, a card's edge or a letter is hardly ever two blobs that find one face
+    (renderer, 400 scenes: 2 leaning dice found, reported unread; no phantom; box C unchanged)."""
+    return [die for i, die in enumerate(dice)
+            if any(other.color == die.color and _sides_apart(die, other) <= SAME_PLACE for other in dice[i + 1:])]
 
 
 def _plausible(look: Look, profile: Profile) -> bool:
