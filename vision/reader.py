@@ -429,6 +429,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
                 found.append((0.0, unread, unread.center))
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
+        center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
         if candidate.aspect > LONG_BLOB and (symbol is None or confidence < CLEAR_FACE):
@@ -437,8 +438,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             # a die (a die and its shadow), but one read as nothing or barely is far more often a
             # finger, a card's edge, a stripe of the mat or a letter of its print (box C's 70
             # four-image teachings: 12 such phantoms gone; renderer, 400 scenes: 2 dice lost).
-            long_unclear.append(Die(candidate.color, None, (float(reading.center[0]), float(reading.center[1])),
-                                    float(reading.size), NULL_SYMBOL_CONFIDENCE))
+            long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
@@ -449,7 +449,6 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             # cocked die's foreshortened face or part of a die (renderer, 1400 dice read
             # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
             confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
-        center = (float(reading.center[0]), float(reading.center[1]))
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
