@@ -67,6 +67,22 @@ def test_a_leaning_die_is_reported_unread(seed: int, color: str) -> None:
     assert [(d.color, d.symbol) for d in near] == [(color, None)] and near[0].confidence < 0.5, near
 
 
+def test_an_unread_die_beside_a_die_of_another_color_is_not_taken_for_its_second_face() -> None:
+    # A red die leaning against a blue one on a white cloth: its unread face lies 0.9 sides from
+    # the blue die's, as near as a cocked die's second face. It was merged into the blue die,
+    # which was then asked of the player, and the red die was missed. A die's faces are all one
+    # color.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(5, style="classic"))
+    dice = read_frame(image, profile)
+    cocked = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == "red"
+                  and math.dist(d["center"], (173.0, 459.0)) < 5.0)
+    near = [d for d in dice if math.dist(d.center, cocked["center"]) < cocked["size"] / 2]
+    assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+    beside = [d for d in dice if math.dist(d.center, (193.0, 558.0)) < 30.0]
+    assert [(d.color, d.symbol) for d in beside] == [("blue", "cocktail")] and beside[0].confidence >= 0.5, beside
+
+
 def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     image, labels = load_labelled(str(CARDS))
     dice = read_frame(image, taught("bold"))

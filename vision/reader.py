@@ -636,9 +636,9 @@ def _unread_middle(die: Die, candidate: Candidate) -> tuple[float, float]:
 def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[Die]:
     """Two blobs of one die (a die and its shadow, a die split in two) both recentre onto its
     face: keep the reading whose face matched best, drop the others that sit on it. An unread
-    face a little farther off a die is a second face of it (a cocked die shows two, one of them
-    aslant), and then neither reading can be trusted: the die is asked of the player.
-    `found` holds (face match score, die as read, where to report it): places are compared
+    face of the same color a little farther off a die is a second face of it (a cocked die shows
+    two, one of them aslant), and then neither reading can be trusted: the die is asked of the
+    player. Of another color it is another die, leaning against this one. `found` holds (face match score, die as read, where to report it): places are compared
     where the faces were read."""
     kept: list[tuple[Die, tuple[float, float]]] = []
     for _, die, reported in sorted(found, key=lambda item: -item[0]):
@@ -647,7 +647,7 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[
             distance = _sides_apart(die, k)
             if distance <= SAME_PLACE:
                 merged = True
-            elif distance <= TWO_FACES and (die.symbol is None or k.symbol is None):
+            elif distance <= TWO_FACES and (die.symbol is None or k.symbol is None) and die.color == k.color:
                 merged = True
                 kept[i] = (dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE)), at)
         if not merged:
