@@ -3,13 +3,16 @@ and die-colored things that are not dice are not (see `vision.reader.unread_die`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 
+from vision.detect import find_candidates
+from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.reader import read_frame
+from vision.reader import FaceReading, read_frame, typical_face_size, unread_die
 from vision.render import random_scene, render
 from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
@@ -130,3 +133,27 @@ def test_rim_distances_and_the_surround_ring() -> None:
     ring = surround_chromas(frame, (100.0, 100.0), 80.0)
     assert ring is not None and np.abs(ring).max() < 2.0
     assert surround_chromas(frame, (-500.0, -500.0), 80.0) is None
+
+
+def test_a_less_filled_blob_is_a_die_seen_but_not_read_when_its_face_favours_one_symbol() -> None:
+    # A blob whose outline a shade or a neighbour cut into (fill 0.72, under a whole die's 0.78)
+    # on a real die: unread when its face leans to one symbol (margin 0.1), nothing when the face
+    # matches every symbol alike (margin 0.02, as a mat's print does) or was not read.
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "test" / "c_test_020.jpg"))
+    profile = taught("photoreal-c")
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    typical = typical_face_size(candidates, profile)
+    gain = exposure_gain(image)
+    die = next(d for d in labels["dice"] if d["symbol"] is not None)
+    blob = min(candidates, key=lambda c: math.dist(c.center, die["center"]))
+    assert blob.color == die["color"] and math.dist(blob.center, die["center"]) < 0.2 * die["size"]
+    cut = dataclasses.replace(blob, fill=0.72)
+
+    def face(margin: float) -> FaceReading:
+        return FaceReading(blob.center, typical, "gun", 0.45, margin, -0.2, 0.0)
+
+    found = unread_die(image, cut, profile, gain, typical, face(0.1))
+    assert found is not None and found.symbol is None and found.color == die["color"] and found.confidence < 0.5
+    assert unread_die(image, cut, profile, gain, typical, face(0.02)) is None
+    assert unread_die(image, cut, profile, gain, typical) is None

@@ -69,6 +69,12 @@ UNREAD_SHAPE = (0.78, 1.45, 0.85, 1.3)
 # renderer, 400 scenes: 12 missed fewer, 8 phantoms more).
 UNREAD_RIM = 2.5
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
+# A blob a little less filled than a whole die's (its shade or a neighbour cuts into its
+# outline) is still a die seen but not read when its face favours one symbol over the rest:
+# at least this score and margin, and this fill (box C's four-image teachings: dice of fill
+# 0.70-0.78 missed, read at 0.35-0.55 with margins of 0.07-0.21; what else got past the other
+# unread bars matched one symbol no better than the rest, 0.00-0.05).
+UNREAD_FACE, UNREAD_FACE_FILL = (0.35, 0.07), 0.70
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads clearly
 
@@ -432,7 +438,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             continue  # no die of this box has a rim of that color: table art, a token
         if not _plausible(look, profile):
             # A die-colored, painted, one-die blob is a die we cannot read.
-            unread = None if candidate.standing_out else unread_die(frame_bgr, candidate, profile, gain, typical)
+            unread = None if candidate.standing_out else \
+                unread_die(frame_bgr, candidate, profile, gain, typical, reading)
             if unread is not None:
                 found.append((0.0, unread, unread.center))
             continue
@@ -604,11 +611,14 @@ def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], pro
 
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
-               typical_size: float | None) -> Die | None:
-    """The candidate as a die whose symbol cannot be read (see UNREAD_*), or None."""
+               typical_size: float | None, reading: FaceReading | None = None) -> Die | None:
+    """The candidate as a die whose symbol cannot be read (see UNREAD_*), or None. `reading`
+    is its face as read, if it was: a face that favours one symbol may have a blob less filled."""
     if not typical_size or profile.rim_colors is None:
         return None
     fill, aspect, low, high = UNREAD_SHAPE
+    if reading is not None and reading.best_score >= UNREAD_FACE[0] and reading.margin >= UNREAD_FACE[1]:
+        fill = UNREAD_FACE_FILL
     if candidate.fill < fill or candidate.aspect > aspect or \
             not low <= candidate.side / profile.blob_side_ratio / typical_size <= high:
         return None
