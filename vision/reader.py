@@ -76,7 +76,8 @@ UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround t
 # unread bars matched one symbol no better than the rest, 0.00-0.05).
 UNREAD_FACE, UNREAD_FACE_FILL = (0.35, 0.07), 0.70
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
-LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads clearly
+LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
+LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 
 
 @dataclass(frozen=True)
@@ -447,12 +448,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
-        if candidate.aspect > LONG_BLOB and (symbol is None or confidence < CLEAR_FACE):
-            # Twice as long as wide is hardly ever one die's outline (16 of 5700 dice on the
-            # renderer, most of them read surely all the same): a face read clearly still makes it
-            # a die (a die and its shadow), but one read as nothing or barely is far more often a
-            # finger, a card's edge, a stripe of the mat or a letter of its print (box C's 70
-            # four-image teachings: 12 such phantoms gone; renderer, 400 scenes: 2 dice lost).
+        if too_long_for_its_face(candidate, symbol, confidence):
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
@@ -468,6 +464,20 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
     return _one_per_place(found), rims
+
+
+def too_long_for_its_face(candidate: Candidate, symbol: str | None, confidence: float) -> bool:
+    """Whether a blob is too long to be one die for how clearly its face reads (`confidence`,
+    the symbol's).
+
+    Twice as long as wide is hardly ever one die's outline (16 of 5700 dice on the renderer,
+    most of them read surely all the same): a face read very clearly still makes it a die (a die
+    and its shadow), but one read as nothing, barely or only fairly well is far more often a
+    finger, a card's edge, a stripe of the mat or a letter of its print. Box C's 70 four-image
+    teachings: 12 such phantoms gone when a clear face was asked for (0.8), 12 more (read at
+    0.80-0.86) when a very clear one is (0.9); renderer, 400 scenes: 2 dice lost at 0.8, 1 more at 0.9.
+    """
+    return candidate.aspect > LONG_BLOB and (symbol is None or confidence < LONG_CLEAR_FACE)
 
 
 def _read_twice(dice: list[Die]) -> list[Die]:
