@@ -261,3 +261,17 @@ def test_a_long_blob_is_a_die_only_when_its_face_reads_very_clearly() -> None:
     assert too_long_for_its_face(letter, None, 0.3)
     assert not too_long_for_its_face(letter, "gun", 0.95)
     assert not too_long_for_its_face(dataclasses.replace(letter, aspect=1.6), "gun", 0.6)
+
+
+def test_a_reading_where_two_dice_meet_is_no_die() -> None:
+    # Two blue cocktails touching on a white cloth under a warm lamp: their blob, split in three,
+    # gave a third reading where they meet (half of each face in its window), 0.6 sides from
+    # each, reported as one more blue die.
+    profile = taught_on_renders("classic")
+    scene = random_scene(75, style="classic")
+    assert (scene.table, scene.light.kind) == ("cloth_white", "warm")
+    image, labels = render(scene)
+    dice = read_frame(image, profile)
+    assert not [d for d in dice if math.dist(d.center, (1079.0, 534.0)) < 25.0], dice
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.phantoms == score.missed == score.wrong == 0, score

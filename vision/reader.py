@@ -27,6 +27,10 @@ SAME_PLACE = 0.6  # readings closer than this many die sides are one die
 # An unread face closer than this to another reading is a second face of that die: a cocked
 # die's two faces lie 0.6-0.95 sides apart, touching dice's about 1.
 TWO_FACES = 0.95
+# A reading this near (in die sides) two readings that matched better lies where two touching
+# dice meet (a blob of both split in three): its window holds half of each face. A die's
+# middle lies a side or more from every flat die's; a leaning die's, 0.6-0.95 from one.
+BETWEEN = 0.8
 MAX_ATTEMPTS = 3  # face windows tried per die, each recentred on the best match of the last
 # A cocked die: its blob is oblong and a face squashed as on a 45-degree slope fits nearly as
 # well as an upright one (upright faces fit squashed templates far worse, about -0.2).
@@ -662,21 +666,25 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[
     face: keep the reading whose face matched best, drop the others that sit on it. An unread
     face of the same color a little farther off a die is a second face of it (a cocked die shows
     two, one of them aslant), and then neither reading can be trusted: the die is asked of the
-    player. Of another color it is another die, leaning against this one. `found` holds (face match score, die as read, where to report it): places are compared
-    where the faces were read."""
-    kept: list[tuple[Die, tuple[float, float]]] = []
-    for _, die, reported in sorted(found, key=lambda item: -item[0]):
+    player. Of another color it is another die, leaning against this one. A reading near two
+    better ones is of where two dice meet, and is dropped too. `found` holds (face match score,
+    die as read, where to report it): places are compared where the faces were read."""
+    kept: list[tuple[float, Die, tuple[float, float]]] = []
+    for score, die, reported in sorted(found, key=lambda item: -item[0]):
         merged = False
-        for i, (k, at) in enumerate(kept):
+        for i, (k_score, k, at) in enumerate(kept):
             distance = _sides_apart(die, k)
             if distance <= SAME_PLACE:
                 merged = True
             elif distance <= TWO_FACES and (die.symbol is None or k.symbol is None) and die.color == k.color:
                 merged = True
-                kept[i] = (dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE)), at)
+                kept[i] = (k_score, dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE)), at)
         if not merged:
-            kept.append((die, reported))
-    return [die if die.center == at else dataclasses.replace(die, center=at) for die, at in kept]
+            kept.append((score, die, reported))
+    kept = [(score, die, at) for score, die, at in kept
+            if sum(1 for other_score, other, _ in kept
+                   if other is not die and other_score > score and _sides_apart(die, other) <= BETWEEN) < 2]
+    return [die if die.center == at else dataclasses.replace(die, center=at) for _, die, at in kept]
 
 
 def _sides_apart(die: Die, other: Die) -> float:
