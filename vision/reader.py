@@ -24,8 +24,8 @@ LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
 SIZE_SLACK = (0.6, 1.5)  # face sizes read, relative to the smallest and largest taught
 SAME_PLACE = 0.6  # readings closer than this many die sides are one die
-# An unread face closer than this to another reading is a second face of that die: a cocked
-# die's two faces lie 0.6-0.95 sides apart, touching dice's about 1.
+# An unread face closer than this to another reading of its color is a second face of that die:
+# a cocked die's two faces lie 0.6-0.95 sides apart, touching dice's about 1.
 TWO_FACES = 0.95
 # A reading this near (in die sides) two readings that matched better lies where two touching
 # dice meet (a blob of both split in three): its window holds half of each face. A die's
