@@ -69,7 +69,7 @@ SMALL_BLOB = 0.85  # a blob this much smaller than the frame's usual die may be 
 UNREAD_SHAPE = (0.78, 1.45, 0.85, 1.3)
 # Mahalanobis distance of the rim from its color's, at most: a leaning die's rim takes in some
 # of its side's shade, and taught on four images a color's spread is narrow (box C's 70
-# four-image teachings: 1.5 -> 2.5 took 46 cocked dice missed to unread, no more phantoms;
+# four-image teachings: 1.5 -> 2.5 took 46 dice missed, 39 of them cocked, to unread, no more phantoms;
 # renderer, 400 scenes: 12 missed fewer, 8 phantoms more).
 UNREAD_RIM = 2.5
 UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround this near the color
