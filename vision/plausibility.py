@@ -60,9 +60,18 @@ class Plausibility:
         return np.array(self.mean), np.array(self.scale), np.array(self.weights)
 
     @staticmethod
-    def fit(x: np.ndarray, is_die: np.ndarray, l2: float = 0.05, steps: int = 800) -> "Plausibility":
+    def fit(x: np.ndarray, is_die: np.ndarray, l2: float = 0.15, steps: int = 800) -> "Plausibility":
         """Logistic regression by gradient descent (a few hundred samples: milliseconds).
-        Classes are weighted equally so a table full of distractors does not drown the dice."""
+        Classes are weighted equally so a table full of distractors does not drown the dice.
+
+        The weights are held back (`l2`, on a loss whose classes weigh one half each) because the
+        teach blobs are few and read with templates that saw their own box: fitted closely, the
+        model turned down dice of the frame it had not seen (box C's 70 four-image teachings:
+        l2 0.01 / 0.05 / 0.15 / 0.3 / 0.5 / 1.0 gave 766 / 720 / 694 / 683 / 681 / 947 errors;
+        renderer, 400 scenes: 323 at 0.05 and 0.15). 0.15 keeps clear of the cliff, where the
+        held-back model calls too many blobs dice; 0.3 already lost dice that 0.05 found (a red die
+        a lamp's correction washed out, a die seen from a nearer camera) and took a patch of felt
+        between cards for a die."""
         mean = x.mean(axis=0)
         scale = x.std(axis=0) + 1e-6
         z = (x - mean) / scale
