@@ -23,6 +23,15 @@ from vision_support import FIXTURES, images, read_and_score, taught, taught_on_r
 PHOTOREAL = FIXTURES / "photoreal-c"
 
 
+def _rendered_and_read(style: str, seed: int, table: str, light: str) -> tuple[dict, list]:
+    """A renderer scene's labels and its dice as read, taught on the style's renders; the
+    scene's table and lamp are checked, so a renderer change that moves the case shows."""
+    scene = random_scene(seed, style=style)
+    assert (scene.table, scene.light.kind) == (table, light)
+    image, labels = render(scene)
+    return labels, read_frame(image, taught_on_renders(style))
+
+
 def _blob(side: float, fill: float = 0.9, aspect: float = 1.05) -> Candidate:
     return Candidate("red", (0.0, 0.0), side, 0.95, fill, aspect)
 
@@ -242,11 +251,7 @@ def test_a_face_that_matched_only_fairly_is_read_from_around_its_blob_too() -> N
     # White dice on a light laminate under a hard lamp: each blob holds the die's lit half,
     # and the face read from its centroid matched at 0.5-0.7, doubtful, so the dice were missed.
     # Read from around the blob's center they are a sure gavel and a sure finger.
-    profile = taught_on_renders("line")
-    scene = random_scene(76, style="line")
-    assert (scene.table, scene.light.kind) == ("laminate_light", "hard")
-    image, labels = render(scene)
-    dice = read_frame(image, profile)
+    labels, dice = _rendered_and_read("line", 76, "laminate_light", "hard")
     for center, symbol in (((363.0, 644.0), "gavel"), ((454.0, 386.0), "finger")):
         there = [d for d in dice if math.dist(d.center, center) < 30.0]
         assert [(d.color, d.symbol) for d in there] == [("white", symbol)] and there[0].confidence >= 0.5, there
@@ -267,11 +272,7 @@ def test_a_reading_where_two_dice_meet_is_no_die() -> None:
     # Two blue cocktails touching on a white cloth under a warm lamp: their blob, split in three,
     # gave a third reading where they meet (half of each face in its window), 0.6 sides from
     # each, reported as one more blue die.
-    profile = taught_on_renders("classic")
-    scene = random_scene(75, style="classic")
-    assert (scene.table, scene.light.kind) == ("cloth_white", "warm")
-    image, labels = render(scene)
-    dice = read_frame(image, profile)
+    labels, dice = _rendered_and_read("classic", 75, "cloth_white", "warm")
     assert not [d for d in dice if math.dist(d.center, (1079.0, 534.0)) < 25.0], dice
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.phantoms == score.missed == score.wrong == 0, score
@@ -280,11 +281,7 @@ def test_a_reading_where_two_dice_meet_is_no_die() -> None:
 def test_the_die_or_not_model_taught_on_few_blobs_still_takes_a_white_die_on_a_white_cloth() -> None:
     # A white cocktail on a white cloth under a hard lamp: its face reads at 0.96, but the
     # die-or-not model, fitted closely to the twelve teach scenes' blobs, turned its blob down.
-    profile = taught_on_renders("classic")
-    scene = random_scene(84, style="classic")
-    assert (scene.table, scene.light.kind) == ("cloth_white", "hard")
-    image, labels = render(scene)
-    dice = read_frame(image, profile)
+    labels, dice = _rendered_and_read("classic", 84, "cloth_white", "hard")
     there = [d for d in dice if math.dist(d.center, (991.0, 941.0)) < 30.0]
     assert [(d.color, d.symbol) for d in there] == [("white", "cocktail")] and there[0].confidence >= 0.5, there
     score = score_image([d.to_json() for d in dice], labels["dice"])
