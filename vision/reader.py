@@ -683,7 +683,7 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[
             kept.append((score, die, reported))
     kept = [(score, die, at) for score, die, at in kept
             if sum(1 for other_score, other, _ in kept
-                   if other is not die and other_score > score and _sides_apart(die, other) <= BETWEEN) < 2]
+                   if other_score > score and _sides_apart(die, other) <= BETWEEN) < 2]
     return [die if die.center == at else dataclasses.replace(die, center=at) for _, die, at in kept]
 
 
