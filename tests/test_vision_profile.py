@@ -29,6 +29,16 @@ def test_a_die_is_matched_against_its_color_and_the_all_color_templates() -> Non
         assert all(a is b for a, b in zip(chosen, expected))
 
 
+def test_the_paint_each_symbol_showed_in_teaching_survives_saving() -> None:
+    profile = default_profile()
+    assert set(profile.ink_limits) == set(profile.symbols)
+    assert all(0.0 < share <= 1.0 for share in profile.ink_limits.values()), profile.ink_limits
+    assert Profile.from_json(profile.to_json()).ink_limits == pytest.approx(profile.ink_limits)
+    data = profile.to_json()
+    data.pop("ink_limits")
+    assert Profile.from_json(data).ink_limits == {}  # an older profile doubts no face for its paint
+
+
 def test_a_profile_without_template_colors_matches_every_template() -> None:
     data = default_profile().to_json()
     for template in data["templates"]:

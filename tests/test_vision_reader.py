@@ -12,8 +12,8 @@ import cv2
 from vision.detect import Candidate, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.reader import (FOREIGN_RIM, _plausible, read_candidate, read_face, read_frame, symbol_confidence,
-                           too_long_for_its_face, typical_face_size)
+from vision.reader import (FOREIGN_RIM, _plausible, carries_too_much_ink, read_candidate, read_face, read_frame,
+                           symbol_confidence, too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
 from vision.scoring import score_image
 from vision.teach import teach
@@ -218,6 +218,27 @@ def test_a_long_blob_whose_face_reads_only_doubtfully_is_no_die() -> None:
     assert all(math.dist(letter, d["center"]) > d["size"] for d in labels["dice"])
     dice = read_frame(image, profile)
     assert not [d for d in dice if math.dist(d.center, letter) < 40.0], dice
+
+
+def test_a_numeral_of_the_mat_that_reads_as_a_symbol_is_no_die() -> None:
+    # A cream "9" printed on a teal mat, taught on four images, matches a gun surely enough to
+    # be reported as a white die; but the window around it is mostly the mat's teal, which
+    # counts as paint: far more than any taught gun face carried.
+    photoreal = FIXTURES / "photoreal-c"
+    profile = teach([load_labelled(str(photoreal / folder / f"c_teach_{n}.jpg"))
+                     for folder, n in (("teach", "01"), ("teach", "03"), ("teach", "06"), ("teach-extra", "07"))])
+    image, labels = load_labelled(str(photoreal / "printed-mat" / "c_test_010.jpg"))
+    numeral = (265.0, 1175.0)
+    assert all(math.dist(numeral, d["center"]) > d["size"] for d in labels["dice"])
+    candidate = min(find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                    profile.contrast_range), key=lambda c: math.dist(c.center, numeral))
+    reading = read_candidate(image, candidate, profile, exposure_gain(image)).reading
+    assert math.dist(reading.center, numeral) < 20.0 and reading.best_symbol == "gun"
+    assert carries_too_much_ink(image, reading, "gun", profile)
+    dice = read_frame(image, profile)
+    assert not [d for d in dice if math.dist(d.center, numeral) < 40.0], dice
+    # The frame's dice, read surely, carry no more paint than their symbols did in teaching.
+    assert score_image([d.to_json() for d in dice], labels["dice"]).missed == 0
 
 
 def test_a_face_read_much_smaller_than_the_frames_dice_is_asked_of_the_player() -> None:

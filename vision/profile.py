@@ -68,6 +68,9 @@ class Profile:
     # die is matched only against its own color's and the all-color templates (half the work).
     template_colors: tuple[str, ...] = ()
     rim_colors: RimColors | None = None  # die colors told from the face's rim (older profiles: none)
+    # The most paint (`vision.symbols.ink_share`) any taught face of each symbol carried (older
+    # profiles: none, and no face is doubted for its paint).
+    ink_limits: dict[str, float] = field(default_factory=dict)
 
     def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:
         """The templates a die of `color` is matched against (all of them for an old profile)."""
@@ -100,6 +103,7 @@ class Profile:
             "contrast_range": list(self.contrast_range),
             "info": self.info,
             **({"rim_colors": self.rim_colors.to_json()} if self.rim_colors is not None else {}),
+            **({"ink_limits": dict(self.ink_limits)} if self.ink_limits else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -134,7 +138,8 @@ class Profile:
                 info=dict(data.get("info", {})),
                 template_colors=(tuple(str(t["color"]) for t in data["templates"])
                                  if all("color" in t for t in data["templates"]) else ()),
-                rim_colors=RimColors.from_json(data["rim_colors"]) if "rim_colors" in data else None)
+                rim_colors=RimColors.from_json(data["rim_colors"]) if "rim_colors" in data else None,
+                ink_limits={str(symbol): float(share) for symbol, share in data.get("ink_limits", {}).items()})
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -18,7 +18,7 @@ from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
-from .symbols import TILTED, face_angle, face_window, ink_map, mean_template, tilted_copy, turned_copies
+from .symbols import TILTED, face_angle, face_window, ink_map, ink_share, mean_template, tilted_copy, turned_copies
 
 if TYPE_CHECKING:
     from .reader import FaceReading
@@ -216,7 +216,17 @@ def _learn(scenes: list[_Scene]) -> Profile:
     colors = tuple(c for c in model.classes if c != BACKGROUND)
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
-                   {"windows": windows}, template_colors, _rim_colors(scenes))
+                   {"windows": windows}, template_colors, _rim_colors(scenes),
+                   _ink_limits([w for per_scene in windows for w in per_scene]))
+
+
+def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
+    """Per symbol, the most paint (share of the face, see `ink_share`) any taught face of it
+    carried."""
+    limits: dict[str, float] = {}
+    for symbol, _, window in windows:
+        limits[symbol] = max(limits.get(symbol, 0.0), ink_share(window))
+    return limits
 
 
 def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
