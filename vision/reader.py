@@ -18,7 +18,7 @@ from .outline import side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
-from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_map, ink_share, match
+from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match
 
 LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
@@ -81,7 +81,8 @@ UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround t
 UNREAD_FACE, UNREAD_FACE_FILL = (0.35, 0.07), 0.70
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 # A face read surely with more than this many times the most paint its symbol showed in
-# teaching is print on the table, not a die (see `carries_too_much_ink`; 1.8 measured the same).
+# teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
+# measured the same).
 INK_OVER = 2.0
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
@@ -472,7 +473,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         # as paint (a red die so read at a camera nearer than at teaching carried 2.5 times a
         # finger's most).
         if confidence >= 0.5 and candidate.color == look.blob_color and \
-                carries_too_much_ink(frame_bgr, reading, symbol, profile):
+                carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
@@ -494,18 +495,23 @@ def too_long_for_its_face(candidate: Candidate, symbol: str | None, confidence: 
     return candidate.aspect > LONG_BLOB and (symbol is None or confidence < LONG_CLEAR_FACE)
 
 
-def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: str | None, profile: Profile) -> bool:
-    """Whether the face read as `symbol` holds far more paint than any taught face of that
-    symbol did (INK_OVER times the most): the window is then not a die's face but print on the
-    table, a letter or a numeral of a mat, whose own color is taken for paint around it.
+def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: str | None, color: str,
+                         profile: Profile) -> bool:
+    """Whether the face read as `symbol` on a `color` die holds far more paint than any taught
+    face of that symbol (on that color, when teaching saw it there often enough) did: INK_OVER
+    times the most. The window is then not a die's face but print on the table, a letter or a
+    numeral of a mat, whose own color is taken for paint around it.
 
-    Box C's 70 four-image teachings: 694 -> 677 errors (cream numerals of a teal mat read
-    surely as white dice: 17 phantoms fewer); renderer, 400 scenes: 323 -> 324. Faces read with
-    doubt are left alone: on the renderer most faces with that much paint are dice with a
-    neighbour or a shadow in the window, asked of the player already, and dropping them lost
-    them (renderer 334 at 2.2 times, 366 at 1.6).
+    Box C's 70 four-image teachings: 694 -> 647 errors (cream numerals of a teal mat read
+    surely as white dice: 47 phantoms fewer; 677 with limits per symbol alone, 635 with a
+    color's limit from a single face, but 3 dice lost); renderer, 400 scenes: 323 -> 324.
+    Faces read with doubt are left alone: on the renderer most faces with that much paint are
+    dice with a neighbour or a shadow in the window, asked of the player already, and dropping
+    them lost them (renderer 334 at 2.2 times, 366 at 1.6).
     """
-    limit = profile.ink_limits.get(symbol) if symbol is not None else None
+    if symbol is None:
+        return False
+    limit = profile.ink_limits.get(ink_key(symbol, color)) or profile.ink_limits.get(symbol)
     if not limit:
         return False
     window = face_window(frame_bgr, reading.center, reading.size, reading.angle)

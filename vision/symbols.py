@@ -87,6 +87,11 @@ def ink_share(ink: np.ndarray) -> float:
     return float(np.count_nonzero(middle > INK_SHARE_OF_PEAK * peak)) / middle.size
 
 
+def ink_key(symbol: str, color: str) -> str:
+    """The key of a symbol's paint on one die color in a profile's `ink_limits`."""
+    return f"{symbol}/{color}"
+
+
 def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
     """WINDOW_PX square crop around `center`, rotated by `angle` and scaled so the face is
     FACE_PX wide (float32, same channels as `image`)."""
