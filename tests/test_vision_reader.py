@@ -246,6 +246,17 @@ def test_a_numeral_of_the_mat_that_reads_as_a_symbol_is_no_die() -> None:
     assert score_image([d.to_json() for d in dice], labels["dice"]).missed == 0
 
 
+def test_a_face_in_a_lamps_glare_is_not_taken_for_print() -> None:
+    # A hard lamp's glare shades a blue die's face from white to blue; counted as paint, that
+    # gradient made the face carry more than twice a finger's most, and the die was dropped as
+    # print on the table. Only what is paint for sure is weighed now.
+    labels, dice = _rendered_and_read("classic", 14, "wood_dark", "hard")
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (446.0, 785.0)))
+    assert (die["color"], die["symbol"]) == ("blue", "finger")
+    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert [(d.color, d.symbol) for d in there] == [("blue", "finger")], there
+
+
 def test_a_face_read_much_smaller_than_the_frames_dice_is_asked_of_the_player() -> None:
     # A white die lies cocked; its face, seen aslant, matches a cocktail well but reads at 0.82
     # of the size of the frame's other dice, and no flat die's face is that small.

@@ -18,7 +18,8 @@ from .outline import side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
-from .symbols import FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match
+from .symbols import (FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match,
+                      strong_ink_share)
 
 LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
@@ -502,12 +503,11 @@ def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: st
     times the most. The window is then not a die's face but print on the table, a letter or a
     numeral of a mat, whose own color is taken for paint around it.
 
-    Box C's 70 four-image teachings: 694 -> 647 errors (cream numerals of a teal mat read
-    surely as white dice: 47 phantoms fewer; 677 with limits per symbol alone, 635 with a
-    color's limit from a single face, but 3 dice lost); renderer, 400 scenes: 323 -> 324.
-    Faces read with doubt are left alone: on the renderer most faces with that much paint are
-    dice with a neighbour or a shadow in the window, asked of the player already, and dropping
-    them lost them (renderer 334 at 2.2 times, 366 at 1.6).
+    Box C's 70 four-image teachings: 694 -> 636 errors (cream numerals of a teal mat read
+    surely as white dice: 57 phantoms fewer; 677 with limits per symbol alone); renderer, 400
+    scenes: 323 -> 322. Faces read with doubt are left alone: on the renderer most faces with
+    that much paint are dice with a neighbour or a shadow in the window, asked of the player
+    already, and dropping them lost them (renderer 334 at 2.2 times, 366 at 1.6).
     """
     if symbol is None:
         return False
@@ -515,7 +515,7 @@ def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: st
     if not limit:
         return False
     window = face_window(frame_bgr, reading.center, reading.size, reading.angle)
-    return ink_share(ink_map(window)) > INK_OVER * limit
+    return strong_ink_share(ink_map(window)) > INK_OVER * limit
 
 
 def _read_twice(dice: list[Die]) -> list[Die]:

@@ -18,7 +18,8 @@ from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
-from .symbols import TILTED, face_angle, face_window, ink_key, ink_map, ink_share, mean_template, tilted_copy, turned_copies
+from .symbols import (TILTED, face_angle, face_window, ink_key, ink_map, mean_template, strong_ink_share, tilted_copy,
+                      turned_copies)
 
 if TYPE_CHECKING:
     from .reader import FaceReading
@@ -221,14 +222,14 @@ def _learn(scenes: list[_Scene]) -> Profile:
 
 
 def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
-    """The most paint (share of the face, see `ink_share`) any taught face carried: per symbol,
-    and per symbol on a die color ("gun/white") that showed it at least MIN_EXAMPLES times
-    (paint on a white die covers less of it than on a red one: box C's white guns carry 0.16-0.18,
-    its red and blue ones up to 0.39)."""
+    """The most paint (share of the face, see `strong_ink_share`) any taught face carried: per
+    symbol, and per symbol on a die color ("gun/white") that showed it at least MIN_EXAMPLES
+    times (a symbol's paint covers less of a white die's face than of a red or blue one's: box
+    C's teach images, gun 0.13 on white dice, 0.18 on the others)."""
     limits: dict[str, float] = {}
     counts: dict[str, int] = {}
     for symbol, color, window in windows:
-        share = ink_share(window)
+        share = strong_ink_share(window)
         for key in (symbol, ink_key(symbol, color)):
             limits[key] = max(limits.get(key, 0.0), share)
             counts[key] = counts.get(key, 0) + 1
