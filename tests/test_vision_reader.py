@@ -51,6 +51,21 @@ def test_the_usual_size_comes_from_blobs_shaped_like_a_whole_die() -> None:
     assert typical_face_size(whole[:1], profile) is None
 
 
+def test_a_lone_die_is_read_at_the_taught_size() -> None:
+    # One die cut out of a frame: too few dice to tell the frame's die size. Its blob holds
+    # only part of it, and read at that part's size its face was not found, nor the die.
+    image, labels = load_labelled(str(PHOTOREAL / "washed-out" / "c_test_001.jpg"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (590.0, 106.0)))
+    assert (die["color"], die["symbol"]) == ("blue", "cocktail")
+    x, y, reach = int(die["center"][0]), int(die["center"][1]), int(1.5 * die["size"])
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    alone = image[y0:y + reach, x0:x + reach]
+    center = (die["center"][0] - x0, die["center"][1] - y0)
+    dice = read_frame(alone, taught("photoreal-c"))
+    there = [d for d in dice if math.dist(d.center, center) <= die["size"] / 2]
+    assert [(d.color, d.symbol) for d in there] == [("blue", "cocktail")] and there[0].confidence >= 0.5, dice
+
+
 def test_a_blob_holding_part_of_a_die_is_read_at_the_usual_size() -> None:
     profile = taught("photoreal-c")
     image, labels = load_labelled(str(PHOTOREAL / "test" / "c_test_024.jpg"))

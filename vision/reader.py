@@ -429,7 +429,11 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     gain = exposure_gain(frame_bgr)
     candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
-    typical = typical_face_size(candidates, profile)
+    # A frame with too few dice to tell its own die size (a player's lone die, a zone cut out of
+    # the frame) is read at the taught one: without it a blob of part of the die is read at that
+    # part's size, and a die seen but not read cannot be told (box C's 70 four-image teachings:
+    # 3 dice of its one-die frames found; one-die crops of its fixtures: 3 dice found, 2 sure).
+    typical = typical_face_size(candidates, profile) or profile.die_sizes[1]
     looked = [read_candidate(frame_bgr, candidate, profile, gain, typical) for candidate in candidates
               if could_be_die(candidate, profile, typical)]  # reading faces is costly: skip blobs none could redeem
     sure = [_sure(look, profile) for look in looked]
