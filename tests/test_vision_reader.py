@@ -6,12 +6,15 @@ from __future__ import annotations
 import dataclasses
 import glob
 import math
+from functools import lru_cache
 
 import cv2
+import numpy as np
 
 from vision.detect import Candidate, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
+from vision.profile import Profile
 from vision.reader import (FOREIGN_RIM, _plausible, carries_too_much_ink, read_candidate, read_face, read_frame,
                            symbol_confidence, too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
@@ -30,6 +33,15 @@ def _rendered_and_read(style: str, seed: int, table: str, light: str) -> tuple[d
     assert (scene.table, scene.light.kind) == (table, light)
     image, labels = render(scene)
     return labels, read_frame(image, taught_on_renders(style))
+
+
+@lru_cache(maxsize=None)
+def _printed_mat_taught_on_four() -> tuple[Profile, np.ndarray, dict]:
+    """Box C taught on its teach images 01, 03, 06 and 07, and its frame on a printed mat
+    (cream letters and numerals on teal), with the frame's labels."""
+    profile = teach([load_labelled(str(PHOTOREAL / folder / f"c_teach_{n}.jpg"))
+                     for folder, n in (("teach", "01"), ("teach", "03"), ("teach", "06"), ("teach-extra", "07"))])
+    return (profile, *load_labelled(str(PHOTOREAL / "printed-mat" / "c_test_010.jpg")))
 
 
 def _blob(side: float, fill: float = 0.9, aspect: float = 1.05) -> Candidate:
@@ -225,10 +237,7 @@ def test_a_long_blob_whose_face_reads_as_nothing_is_no_die() -> None:
 def test_a_long_blob_whose_face_reads_only_doubtfully_is_no_die() -> None:
     # Cream letters printed on a green mat: taught on four images, a letter's long stroke
     # matches a gun at 0.6 and was reported as a white die.
-    photoreal = FIXTURES / "photoreal-c"
-    profile = teach([load_labelled(str(photoreal / folder / f"c_teach_{n}.jpg"))
-                     for folder, n in (("teach", "01"), ("teach", "03"), ("teach", "06"), ("teach-extra", "07"))])
-    image, labels = load_labelled(str(photoreal / "printed-mat" / "c_test_010.jpg"))
+    profile, image, labels = _printed_mat_taught_on_four()
     letter = (1641.6, 965.3)
     assert all(math.dist(letter, d["center"]) > d["size"] for d in labels["dice"])
     dice = read_frame(image, profile)
@@ -239,10 +248,7 @@ def test_a_numeral_of_the_mat_that_reads_as_a_symbol_is_no_die() -> None:
     # A cream "9" printed on a teal mat, taught on four images, matches a gun surely enough to
     # be reported as a white die; but the window around it is mostly the mat's teal, which
     # counts as paint: far more than any taught white die's gun face carried.
-    photoreal = FIXTURES / "photoreal-c"
-    profile = teach([load_labelled(str(photoreal / folder / f"c_teach_{n}.jpg"))
-                     for folder, n in (("teach", "01"), ("teach", "03"), ("teach", "06"), ("teach-extra", "07"))])
-    image, labels = load_labelled(str(photoreal / "printed-mat" / "c_test_010.jpg"))
+    profile, image, labels = _printed_mat_taught_on_four()
     numeral = (265.0, 1175.0)
     assert all(math.dist(numeral, d["center"]) > d["size"] for d in labels["dice"])
     candidate = min(find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,

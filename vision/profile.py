@@ -68,8 +68,9 @@ class Profile:
     # die is matched only against its own color's and the all-color templates (half the work).
     template_colors: tuple[str, ...] = ()
     rim_colors: RimColors | None = None  # die colors told from the face's rim (older profiles: none)
-    # The most paint (`vision.symbols.ink_share`) any taught face of each symbol carried (older
-    # profiles: none, and no face is doubted for its paint).
+    # The most paint (`vision.symbols.strong_ink_share`) any taught face of each symbol carried,
+    # and of each symbol on each die color that showed it often enough (keys from
+    # `vision.symbols.ink_key`); older profiles: none, and no face is doubted for its paint.
     ink_limits: dict[str, float] = field(default_factory=dict)
 
     def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:

@@ -226,14 +226,16 @@ def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
     symbol, and per symbol on a die color ("gun/white") that showed it at least MIN_EXAMPLES
     times (a symbol's paint covers less of a white die's face than of a red or blue one's: box
     C's teach images, gun 0.13 on white dice, 0.18 on the others)."""
-    limits: dict[str, float] = {}
+    per_symbol: dict[str, float] = {}
+    per_color: dict[str, float] = {}
     counts: dict[str, int] = {}
     for symbol, color, window in windows:
         share = strong_ink_share(window)
-        for key in (symbol, ink_key(symbol, color)):
-            limits[key] = max(limits.get(key, 0.0), share)
-            counts[key] = counts.get(key, 0) + 1
-    return {key: share for key, share in limits.items() if key == key.split("/")[0] or counts[key] >= MIN_EXAMPLES}
+        per_symbol[symbol] = max(per_symbol.get(symbol, 0.0), share)
+        key = ink_key(symbol, color)
+        per_color[key] = max(per_color.get(key, 0.0), share)
+        counts[key] = counts.get(key, 0) + 1
+    return per_symbol | {key: share for key, share in per_color.items() if counts[key] >= MIN_EXAMPLES}
 
 
 def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
