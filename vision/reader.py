@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
-from .detect import Candidate, find_candidates
+from .detect import Candidate, find_all_candidates
 from .exposure import exposure_gain
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
@@ -85,6 +85,16 @@ UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a f
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
 # measured the same).
 INK_OVER = 2.0
+# A faint candidate (`vision.detect.find_faint`) is read where no die was within this many face
+# sides, and is a die only when its face matches a symbol this well at least (template
+# correlation): the lines of a printed mat read as a gun at 0.6-0.75 (box C, 70 teachings: 14
+# such phantoms more at 0.75, 199 with no bar), dice that stand out only faintly at 0.8-0.98.
+FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
+# A faint die is read surely only when its face matches this well: a cocked die, whose
+# foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
+# 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
+# read right there and on box C).
+FAINT_SURE = 0.9
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 
@@ -401,7 +411,10 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         if gains is None:
             break
         corrected = _lit(frame_bgr, gains)
-        again, again_rims = _read(corrected, profile)
+        # Not faint candidates: a correction that washes out one color's dice (red to white
+        # under a warm lamp's) makes them faint, and they are read as the other color. A faint
+        # die of the frame as it is is kept below.
+        again, again_rims = _read(corrected, profile, faint=False)
         again_sure = [d for d in again if _surely_read(d)]
         if len(again_sure) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
@@ -423,12 +436,14 @@ def _surely_read(die: Die) -> bool:
     return die.symbol is not None and die.confidence >= 0.5
 
 
-def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
+def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
+          ) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
     """`read_frame`'s one reading of the frame as it is: the dice, and the (color, rim chroma)
-    of the blobs read surely (what `vision.lamp` asks first)."""
+    of the blobs read surely (what `vision.lamp` asks first). With `faint`, the faint
+    candidates too (`vision.detect.find_faint`)."""
     gain = exposure_gain(frame_bgr)
-    candidates = find_candidates(frame_bgr, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
-                                 profile.contrast_range)
+    candidates, faint_ones = find_all_candidates(frame_bgr, profile.color_model, profile.die_sizes,
+                                                 profile.blob_side_ratio, profile.contrast_range)
     # A frame with too few dice to tell its own die size (a player's lone die, a zone cut out of
     # the frame) is read at the taught one: without it a blob of part of the die is read at that
     # part's size, and a die seen but not read cannot be told (box C's 70 four-image teachings:
@@ -444,6 +459,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
+    if faint:
+        looked = looked + _faint_looks(frame_bgr, faint_ones, looked, profile, gain, usual or typical)
     found = []  # (best symbol score, die as read, where to report it)
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
@@ -461,6 +478,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
+        if candidate.faint and reading.best_score < FAINT_MATCH:
+            continue  # and when it stood out only faintly, only a face that matches closely
         if too_long_for_its_face(candidate, symbol, confidence):
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
@@ -480,10 +499,37 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         if confidence >= 0.5 and candidate.color == look.blob_color and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
+        if candidate.faint and reading.best_score < FAINT_SURE:
+            # Its blob is made up, so no shape tells a cocked die: the player is asked.
+            confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
     return _one_per_place(found), rims
+
+
+def _faint_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
+                 gain: float, size: float) -> list[Look]:
+    """The faint candidates (`vision.detect.find_faint`) read where no blob was taken for a die:
+    farther than FAINT_AWAY face sides (`size`) from every face of a blob the die-or-not model
+    accepts, and from each other faint one read."""
+    reach = FAINT_AWAY * size
+    plausible: dict[int, bool] = {}  # asked only of looks near a faint candidate: most are not
+
+    def taken(center: tuple[float, float]) -> bool:
+        for i, look in enumerate(looked):
+            if math.dist(center, look.reading.center) <= reach:
+                if i not in plausible:
+                    plausible[i] = _plausible(look, profile)
+                if plausible[i]:
+                    return True
+        return any(math.dist(center, look.reading.center) <= reach for look in found)
+
+    found: list[Look] = []
+    for candidate in faint:
+        if not taken(candidate.center):
+            found.append(read_candidate(frame_bgr, candidate, profile, gain, size))
+    return found
 
 
 def too_long_for_its_face(candidate: Candidate, symbol: str | None, confidence: float) -> bool:
