@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from vision.die_finder import find_dice
 from vision.labels import load_labelled
 from vision.profile import Profile, ProfileError, default_profile
 from vision.reader import read_frame
@@ -38,6 +40,19 @@ def test_the_paint_each_symbol_showed_in_teaching_survives_saving() -> None:
     data = profile.to_json()
     data.pop("ink_limits")
     assert Profile.from_json(data).ink_limits == {}  # an older profile doubts no face for its paint
+
+
+def test_the_learnt_die_finder_survives_saving() -> None:
+    profile = default_profile()
+    assert profile.finder is not None
+    again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
+    frame, labels = load_labelled(str(CLASSIC_TEST))
+    found = find_dice(frame, profile.finder)
+    assert len(found) >= 0.8 * len(labels["dice"])  # most dice: the blobs find the rest
+    assert find_dice(frame, again.finder) == found
+    data = profile.to_json()
+    data.pop("finder")
+    assert Profile.from_json(data).finder is None  # an older profile: no dice found without a blob
 
 
 def test_a_profile_without_template_colors_matches_every_template() -> None:

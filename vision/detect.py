@@ -68,8 +68,9 @@ class Candidate:
     aspect: float  # long over short side of that rectangle
     # Found only by standing out far from the table, against the color model: it must read surely.
     standing_out: bool = False
-    # Found only by standing out faintly (see `find_faint`): its face must match a symbol closely.
-    faint: bool = False
+    # Found with no blob of its own (standing out faintly, see `find_faint`, or by the learnt die
+    # finder): its fill and aspect are made up, and its face must match a symbol closely.
+    no_blob: bool = False
 
 
 def detection_scale(min_die_size: float) -> float:
@@ -241,10 +242,10 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
 
 
 def find_all_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[float, float, float],
-                        blob_side_ratio: float, contrast_range: tuple[float, float]
+                        blob_side_ratio: float, contrast_range: tuple[float, float], faint: bool = True
                         ) -> tuple[list[Candidate], list[Candidate]]:
-    """`find_candidates`'s blobs, and the frame's faint candidates (`find_faint`): those are
-    worth reading only where no blob made a die, so they come apart."""
+    """`find_candidates`'s blobs, and (with `faint`) the frame's faint candidates
+    (`find_faint`): those are worth reading only where no blob made a die, so they come apart."""
     min_size, median_size, _ = die_sizes
     scale = detection_scale(min_size)
     evidence = gather_evidence(frame_bgr, model, scale)
@@ -288,7 +289,7 @@ def find_all_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tup
         for candidate in _blob_candidates(points, (die_area, expected_area), evidence, scale, model, cores=False):
             if _farther_than(apart, candidate, found, scale):
                 candidates.append(dataclasses.replace(candidate, standing_out=True))
-    return candidates, find_faint(evidence, die_area, scale, model)
+    return candidates, find_faint(evidence, die_area, scale, model) if faint else []
 
 
 def find_faint(evidence: Evidence, die_area: float, scale: float, model: ColorModel) -> list[Candidate]:
@@ -330,7 +331,7 @@ def find_faint(evidence: Evidence, die_area: float, scale: float, model: ColorMo
                                     max(0, col - half):min(width, col + half + 1)].mean(axis=(1, 2))
         color = int(np.argmax(shares))
         candidates.append(Candidate(model.classes[color + 1], ((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5),
-                                    side / scale, float(shares[color]), 0.9, 1.0, standing_out=True, faint=True))
+                                    side / scale, float(shares[color]), 0.9, 1.0, standing_out=True, no_blob=True))
     return candidates
 
 

@@ -21,6 +21,7 @@ plain numbers (``to_json``/``from_json``) so it fits in a profile.
 
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass
 
@@ -83,12 +84,21 @@ class Stage2:
         return np.maximum(z @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0]
 
     def to_json(self) -> dict:
-        """Plain lists of numbers."""
-        return {k: np.round(getattr(self, k).astype(np.float64), 6).tolist() for k in _STAGE2_KEYS}
+        """Each array as its shape and its float32 bytes in base64 (a tenth of the size of a
+        list of numbers: the principal axes alone are 76,800 of them)."""
+        return {k: {"shape": list(getattr(self, k).shape),
+                    "float32": base64.b64encode(np.ascontiguousarray(getattr(self, k), np.float32).tobytes()).decode("ascii")}
+                for k in _STAGE2_KEYS}
 
     @staticmethod
     def from_json(data: dict) -> "Stage2":
-        return Stage2(*(np.asarray(data[k], np.float32) for k in _STAGE2_KEYS))
+        """The arrays `to_json` wrote (or plain lists of numbers, as earlier models were kept)."""
+        def array(value: dict | list) -> np.ndarray:
+            if isinstance(value, dict):
+                raw = np.frombuffer(base64.b64decode(value["float32"].encode("ascii"), validate=True), np.float32)
+                return raw.reshape([int(n) for n in value["shape"]]).copy()
+            return np.asarray(value, np.float32)
+        return Stage2(*(array(data[k]) for k in _STAGE2_KEYS))
 
 
 @dataclass(frozen=True, eq=False)
@@ -507,10 +517,20 @@ def _frame_side(sides: np.ndarray, logits: np.ndarray) -> float | None:
     return float(np.exp(s[order][np.searchsorted(cum, cum[-1] / 2.0)]))
 
 
-def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_LOGIT) -> list[Candidate]:
+def sides_near(model: FinderModel, side: float, count: int = 2) -> list[float]:
+    """The `count` searched die sides (`search_sides`) nearest `side`, smallest first: where a
+    frame's die size is known already, only they need be searched."""
+    return sorted(sorted(search_sides(model), key=lambda s: abs(math.log(s / side)))[:count])
+
+
+def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_LOGIT,
+              sides: list[float] | None = None, taken: np.ndarray | None = None,
+              apart: float = 0.0) -> list[Candidate]:
     """Every die in a BGR frame: centers and sides in frame pixels, best score first.
 
-    `threshold` is on the stage-2 logit (0: score 0.5); lower it to trade phantoms for recall."""
+    `threshold` is on the stage-2 logit (0: score 0.5); lower it to trade phantoms for recall.
+    `sides` are the die sides searched (default: `search_sides`); peaks within `apart` pixels
+    of a (x, y) row of `taken` (dice found already) are not looked at."""
     use_one_blas_thread()
     w = model.weight_array
     half = WINDOW // 2
@@ -518,12 +538,20 @@ def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_
     windows: list[np.ndarray] = []
     spots: list[tuple[Base, float, float, float]] = []
     base = None
-    for side in search_sides(model):
+    taken = np.zeros((0, 2)) if taken is None else np.asarray(taken, np.float64).reshape(-1, 2)
+    for side in search_sides(model) if sides is None else sides:
         if base is None or side * base.scale > 2.0 * MODEL_SIDE * 1.001:
             base = make_base(frame_bgr, MODEL_SIDE / side)  # a new octave: this die is MODEL_SIDE px
         level = pool(base, CELL * side * base.scale / MODEL_SIDE)
         s = score_map(level.pooled, w, model.bias)
-        for r, c in _peaks(s, model.threshold):
+        peaks = _peaks(s, model.threshold)
+        if len(taken) and peaks:
+            cells = np.array(peaks, np.float64)
+            xs = (cells[:, 1] + half) * level.cell_x / base.scale
+            ys = (cells[:, 0] + half) * level.cell_y / base.scale
+            gaps = np.hypot(xs[:, None] - taken[None, :, 0], ys[:, None] - taken[None, :, 1]).min(axis=1)
+            peaks = [peak for peak, gap in zip(peaks, gaps) if gap > apart]
+        for r, c in peaks:
             dr, dc = _subcell(s, r, c)
             x = (c + dc + half) * level.cell_x / base.scale - 0.5
             y = (r + dr + half) * level.cell_y / base.scale - 0.5

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .color import LEVELS, ColorModel
+from .die_finder import FinderModel
 from .plausibility import FEATURES, Plausibility
 from .rim import RimColors
 
@@ -72,6 +73,9 @@ class Profile:
     # and of each symbol on each die color that showed it often enough (keys from
     # `vision.symbols.ink_key`); older profiles: none, and no face is doubted for its paint.
     ink_limits: dict[str, float] = field(default_factory=dict)
+    # The learnt die finder (`vision.die_finder`), which finds dice no blob holds: a white die on
+    # a checked cloth, a blue one on blue felt (older profiles: none, and such dice are missed).
+    finder: FinderModel | None = None
 
     def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:
         """The templates a die of `color` is matched against (all of them for an old profile)."""
@@ -105,6 +109,7 @@ class Profile:
             "info": self.info,
             **({"rim_colors": self.rim_colors.to_json()} if self.rim_colors is not None else {}),
             **({"ink_limits": dict(self.ink_limits)} if self.ink_limits else {}),
+            **({"finder": self.finder.to_json()} if self.finder is not None else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -140,7 +145,8 @@ class Profile:
                 template_colors=(tuple(str(t["color"]) for t in data["templates"])
                                  if all("color" in t for t in data["templates"]) else ()),
                 rim_colors=RimColors.from_json(data["rim_colors"]) if "rim_colors" in data else None,
-                ink_limits={str(symbol): float(share) for symbol, share in data.get("ink_limits", {}).items()})
+                ink_limits={str(symbol): float(share) for symbol, share in data.get("ink_limits", {}).items()},
+                finder=FinderModel.from_json(data["finder"]) if "finder" in data else None)
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

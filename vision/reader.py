@@ -11,6 +11,7 @@ import numpy as np
 
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_all_candidates
+from .die_finder import find_dice, sides_near
 from .exposure import exposure_gain
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
@@ -85,12 +86,13 @@ UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a f
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
 # measured the same).
 INK_OVER = 2.0
-# A faint candidate (`vision.detect.find_faint`) is read where no die was within this many face
-# sides, and is a die only when its face matches a symbol this well at least (template
-# correlation): the lines of a printed mat read as a gun at 0.6-0.75 (box C, 70 teachings: 14
-# such phantoms more at 0.75, 199 with no bar), dice that stand out only faintly at 0.8-0.98.
+# A candidate with no blob of its own (standing out faintly, see `vision.detect.find_faint`, or
+# found by the learnt die finder) is read where no die was within this many face sides, and is
+# a die only when its face matches a symbol this well at least (template correlation): the lines
+# of a printed mat read as a gun at 0.6-0.75 (box C, 70 teachings: 14 such phantoms more at
+# 0.75, 199 with no bar), dice that stand out only faintly at 0.8-0.98.
 FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
-# A faint die is read surely only when its face matches this well: a cocked die, whose
+# Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
 # 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
 # read right there and on box C).
@@ -411,10 +413,10 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         if gains is None:
             break
         corrected = _lit(frame_bgr, gains)
-        # Not faint candidates: a correction that washes out one color's dice (red to white
-        # under a warm lamp's) makes them faint, and they are read as the other color. A faint
-        # die of the frame as it is is kept below.
-        again, again_rims = _read(corrected, profile, faint=False)
+        # No blobless dice: a correction that washes out one color's dice (red to white under
+        # a warm lamp's) makes them faint, and they are read as the other color. A blobless die
+        # of the frame as it is is kept below.
+        again, again_rims = _read(corrected, profile, blobless=False)
         again_sure = [d for d in again if _surely_read(d)]
         if len(again_sure) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
@@ -436,14 +438,18 @@ def _surely_read(die: Die) -> bool:
     return die.symbol is not None and die.confidence >= 0.5
 
 
-def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
+def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
           ) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
     """`read_frame`'s one reading of the frame as it is: the dice, and the (color, rim chroma)
-    of the blobs read surely (what `vision.lamp` asks first). With `faint`, the faint
-    candidates too (`vision.detect.find_faint`)."""
+    of the blobs read surely (what `vision.lamp` asks first). With `blobless`, dice where no
+    blob was taken for one too (`_blobless_looks`)."""
     gain = exposure_gain(frame_bgr)
+    # A profile's learnt die finder finds what faint patches hold, and more (renderer, 400
+    # scenes: 179 errors with it alone, 192 with both, 281 with faint patches alone; box C, every
+    # 5th four-image teaching: 91, 93, 111): faint patches only for an older profile.
     candidates, faint_ones = find_all_candidates(frame_bgr, profile.color_model, profile.die_sizes,
-                                                 profile.blob_side_ratio, profile.contrast_range)
+                                                 profile.blob_side_ratio, profile.contrast_range,
+                                                 faint=blobless and profile.finder is None)
     # A frame with too few dice to tell its own die size (a player's lone die, a zone cut out of
     # the frame) is read at the taught one: without it a blob of part of the die is read at that
     # part's size, and a die seen but not read cannot be told (box C's 70 four-image teachings:
@@ -459,8 +465,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
             if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
-    if faint:
-        looked = looked + _faint_looks(frame_bgr, faint_ones, looked, profile, gain, usual or typical)
+    if blobless:
+        looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or typical)
     found = []  # (best symbol score, die as read, where to report it)
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
@@ -478,8 +484,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
-        if candidate.faint and reading.best_score < FAINT_MATCH:
-            continue  # and when it stood out only faintly, only a face that matches closely
+        if candidate.no_blob and reading.best_score < FAINT_MATCH:
+            continue  # and with no blob of its own, only a face that matches closely
         if too_long_for_its_face(candidate, symbol, confidence):
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
@@ -499,8 +505,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
         if confidence >= 0.5 and candidate.color == look.blob_color and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
-        if candidate.faint and reading.best_score < FAINT_SURE:
-            # Its blob is made up, so no shape tells a cocked die: the player is asked.
+        if candidate.no_blob and reading.best_score < FAINT_SURE:
+            # No blob's shape tells a cocked die here: the player is asked.
             confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
@@ -508,28 +514,48 @@ def _read(frame_bgr: np.ndarray, profile: Profile, faint: bool = True
     return _one_per_place(found), rims
 
 
-def _faint_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
-                 gain: float, size: float) -> list[Look]:
-    """The faint candidates (`vision.detect.find_faint`) read where no blob was taken for a die:
-    farther than FAINT_AWAY face sides (`size`) from every face of a blob the die-or-not model
-    accepts, and from each other faint one read."""
-    reach = FAINT_AWAY * size
-    plausible: dict[int, bool] = {}  # asked only of looks near a faint candidate: most are not
+def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
+                    gain: float, size: float) -> list[Look]:
+    """Dice where no blob was taken for one: what the profile's learnt die finder finds
+    (`vision.die_finder`, searched at the frame's face side `size` only), or for a profile
+    without one the `faint` candidates (`vision.detect.find_faint`), each read when it lies
+    farther than FAINT_AWAY face sides from every face of a blob the die-or-not model accepts
+    and from every one read before it."""
+    taken = [look.reading.center for look in looked if _plausible(look, profile)]
+    if profile.finder is None:
+        return _read_apart(frame_bgr, faint, taken, profile, gain, size)
+    learnt = find_dice(frame_bgr, profile.finder, sides=sides_near(profile.finder, size),
+                       taken=np.array(taken, np.float64), apart=FAINT_AWAY * size)
+    candidates = [_learnt_candidate(frame_bgr, die.center, size, profile) for die in learnt]
+    return _read_apart(frame_bgr, candidates, taken, profile, gain, size)
 
-    def taken(center: tuple[float, float]) -> bool:
-        for i, look in enumerate(looked):
-            if math.dist(center, look.reading.center) <= reach:
-                if i not in plausible:
-                    plausible[i] = _plausible(look, profile)
-                if plausible[i]:
-                    return True
-        return any(math.dist(center, look.reading.center) <= reach for look in found)
 
-    found: list[Look] = []
-    for candidate in faint:
-        if not taken(candidate.center):
-            found.append(read_candidate(frame_bgr, candidate, profile, gain, size))
+def _read_apart(frame_bgr: np.ndarray, candidates: list[Candidate], taken: list[tuple[float, float]],
+                profile: Profile, gain: float, size: float) -> list[Look]:
+    """The candidates read, each farther than FAINT_AWAY face sides (`size`) from every center
+    of `taken` and from every face read before it that the die-or-not model accepts (whose
+    centers join `taken`)."""
+    found = []
+    for candidate in candidates:
+        if all(math.dist(candidate.center, center) > FAINT_AWAY * size for center in taken):
+            look = read_candidate(frame_bgr, candidate, profile, gain, size)
+            found.append(look)
+            if _plausible(look, profile):
+                taken.append(look.reading.center)
     return found
+
+
+def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile) -> Candidate:
+    """A die the learnt finder found, as a blobless candidate of the frame's face side (`size`),
+    colored by its face's middle (the rim may yet recolor it, see `read_candidate`)."""
+    height, width = frame_bgr.shape[:2]
+    x, y, half = int(round(center[0])), int(round(center[1])), max(2, int(0.25 * size))
+    middle = frame_bgr[min(max(0, y - half), height - 1):min(height, y + half + 1),
+                       min(max(0, x - half), width - 1):min(width, x + half + 1)]
+    shares = profile.color_model.classify(middle)[1].reshape(len(profile.color_model.classes) - 1, -1).mean(axis=1)
+    k = int(np.argmax(shares))
+    return Candidate(profile.color_model.classes[k + 1], (float(center[0]), float(center[1])),
+                     size * profile.blob_side_ratio, float(shares[k]), 0.9, 1.0, standing_out=True, no_blob=True)
 
 
 def too_long_for_its_face(candidate: Candidate, symbol: str | None, confidence: float) -> bool:

@@ -13,6 +13,7 @@ import numpy as np
 from .blas import use_one_blas_thread
 from .color import BACKGROUND, ColorModel
 from .detect import Candidate, Evidence, detection_scale, die_masks, gather_evidence
+from .die_finder import FinderModel, train_finder
 from .exposure import exposure_gain, normalized
 from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
@@ -50,10 +51,17 @@ def teach(labelled_images: list[tuple[np.ndarray, dict]]) -> Profile:
               for i, (image, labels) in enumerate(labelled_images)]
     _check_coverage(scenes)
     scenes = _sized(scenes)
-    profile = _learn(scenes)
+    profile = dataclasses.replace(_learn(scenes), finder=_finder(scenes))
     return dataclasses.replace(profile, calibration=_calibrate(scenes, profile),
                                info={"taught_images": len(scenes),
                                      "taught_dice": sum(len(s.dice) for s in scenes)})
+
+
+def _finder(scenes: list[_Scene]) -> FinderModel:
+    """The learnt die finder, taught on the scenes' dice at their sizes (measured by `_sized`
+    where the labels gave none)."""
+    return train_finder([(scene.image, {"dice": [{"center": list(die.center), "size": die.size} for die in scene.dice]})
+                         for scene in scenes])
 
 
 def _check_coverage(scenes: list[_Scene]) -> None:
