@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import math
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -249,6 +250,9 @@ def _new_table(img: np.ndarray, dice: np.ndarray, side: float, rng: np.random.Ge
     return (img.astype(np.float32) * keep + out.astype(np.float32) * (1 - keep)).astype(np.uint8)
 
 
+_NOTHING = np.zeros((0, 0, 0), np.uint8)
+
+
 def _views(frame: np.ndarray, centers: np.ndarray, side: float, rng: np.random.Generator) -> list[_View]:
     """Augmented levels of one teaching frame: 4 at searched sizes, the rest dice of a wrong size."""
     out = []
@@ -265,6 +269,9 @@ def _views(frame: np.ndarray, centers: np.ndarray, side: float, rng: np.random.G
         base = make_base(_jitter_light(img, rng), 1.0)
         level = pool(base, CELL * rho * jit)
         cells = pts / np.array([level.cell_x, level.cell_y])
+        # Only its gray is looked at again (`shape_features`): the rest is two thirds of the
+        # view's memory, and teaching holds six views of every frame (box C's eight: 590 MB).
+        base = dataclasses.replace(base, lab=_NOTHING, grad=_NOTHING, background=_NOTHING)
         out.append(_View(level.pooled, base, (level.cell_x, level.cell_y), cells, side * fb / level.cell_x, pos))
     return out
 
