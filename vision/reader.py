@@ -466,7 +466,10 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
     if blobless:
-        looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or typical)
+        # Fewer than SIZE_WITNESSES sure dice leave the frame's die size to its blobs', which in
+        # a frame of one or two dice are mostly shadows, grain or part of a die: the taught size
+        # says more (box C's 70 four-image teachings: 509 -> 495 errors; renderer: as many).
+        looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1])
     found = []  # (best symbol score, die as read, where to report it)
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
