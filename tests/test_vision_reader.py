@@ -63,6 +63,13 @@ def test_the_usual_size_comes_from_blobs_shaped_like_a_whole_die() -> None:
     assert typical_face_size(whole[:1], profile) is None
 
 
+def _cut_out(image: np.ndarray, die: dict, sides: float) -> tuple[np.ndarray, tuple[float, float]]:
+    """The part of a frame within `sides` die sides of a labelled die, and the die's center in it."""
+    x, y, reach = int(die["center"][0]), int(die["center"][1]), int(sides * die["size"])
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    return image[y0:y + reach, x0:x + reach], (die["center"][0] - x0, die["center"][1] - y0)
+
+
 def test_a_lone_die_no_blob_holds_is_looked_for_at_the_taught_size() -> None:
     # A red die cut out of a frame with its surround: its only blob is an oblong of its lit
     # part, taken for white and for no die, and the crop's other blobs (bits of the table) tell
@@ -72,10 +79,7 @@ def test_a_lone_die_no_blob_holds_is_looked_for_at_the_taught_size() -> None:
     image, labels = load_labelled(str(PHOTOREAL / "test" / "c_test_020.jpg"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (353.0, 548.0)))
     assert (die["color"], die["symbol"]) == ("red", "finger")
-    x, y, reach = int(die["center"][0]), int(die["center"][1]), int(2.0 * die["size"])
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    alone = image[y0:y + reach, x0:x + reach]
-    center = (die["center"][0] - x0, die["center"][1] - y0)
+    alone, center = _cut_out(image, die, 2.0)
     candidates = find_candidates(alone, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
                                  profile.contrast_range)
     assert typical_face_size(candidates, profile) < 0.7 * die["size"]
@@ -90,10 +94,7 @@ def test_a_lone_die_is_read_at_the_taught_size() -> None:
     image, labels = load_labelled(str(PHOTOREAL / "washed-out" / "c_test_001.jpg"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (590.0, 106.0)))
     assert (die["color"], die["symbol"]) == ("blue", "cocktail")
-    x, y, reach = int(die["center"][0]), int(die["center"][1]), int(1.5 * die["size"])
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    alone = image[y0:y + reach, x0:x + reach]
-    center = (die["center"][0] - x0, die["center"][1] - y0)
+    alone, center = _cut_out(image, die, 1.5)
     dice = read_frame(alone, taught("photoreal-c"))
     there = [d for d in dice if math.dist(d.center, center) <= die["size"] / 2]
     assert [(d.color, d.symbol) for d in there] == [("blue", "cocktail")] and there[0].confidence >= 0.5, dice
