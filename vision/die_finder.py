@@ -22,8 +22,8 @@ plain numbers (``to_json``/``from_json``) so it fits in a profile.
 from __future__ import annotations
 
 import base64
-import math
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import cv2
