@@ -71,6 +71,8 @@ class Candidate:
     # Found with no blob of its own (standing out faintly, see `find_faint`, or by the learnt die
     # finder): its fill and aspect are made up, and its face must match a symbol closely.
     no_blob: bool = False
+    # Found by the learnt die finder (`vision.die_finder`), which judged it a die already.
+    learnt: bool = False
 
 
 def detection_scale(min_die_size: float) -> float:
