@@ -15,9 +15,10 @@ import pytest
 from vision.detect import Candidate, find_all_candidates, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.profile import Profile
-from vision.reader import (FOREIGN_RIM, _plausible, carries_too_much_ink, read_candidate, read_face, read_frame,
-                           symbol_confidence, too_long_for_its_face, typical_face_size)
+from vision.profile import Calibration, Profile
+from vision.reader import (FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible, carries_too_much_ink,
+                           read_candidate, read_face, read_frame, symbol_confidence, symbol_reading,
+                           too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
 from vision.scoring import score_image
 from vision.teach import teach
@@ -459,3 +460,18 @@ def test_a_die_the_finder_found_needs_a_less_close_match_than_a_faint_patch() ->
     assert (die["color"], die["symbol"]) == ("white", "gavel")
     there = [d for d in read_frame(image, profile) if math.dist(d.center, die["center"]) <= die["size"] / 2]
     assert [(d.color, d.symbol) for d in there] == [("white", "gavel")], there
+
+
+def test_a_die_surely_cocked_is_read_null_surely_and_a_doubtful_one_is_asked() -> None:
+    calibration = Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2, score_low=0.5, score_high=0.7)
+
+    def reading(tilt_gain: float) -> FaceReading:
+        return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, 0.3, tilt_gain, 0.0)
+
+    # An upright face on a round blob reads; the same face squashed on an oblong blob is cocked.
+    assert symbol_reading(reading(-0.2), calibration, 1.3)[0] == "gun"
+    assert symbol_reading(reading(0.0), calibration, 1.0)[0] == "gun"
+    # Barely cocked-looking: unread, and doubtful. Clearly cocked: unread, and sure of it.
+    assert symbol_reading(reading(0.0), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    symbol, confidence = symbol_reading(reading(0.3), calibration, 1.3)
+    assert symbol is None and confidence > 0.9
