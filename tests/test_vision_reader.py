@@ -433,18 +433,20 @@ def test_a_die_no_blob_holds_is_found_by_the_learnt_die_finder() -> None:
 @pytest.mark.parametrize("seed, center, truth", [
     (19, (328.0, 460.0), ("white", None)),  # cocked, on a light laminate under a cool lamp
     (85, (1288.0, 909.0), ("white", "gavel")),  # flat, on a white cloth: its face barely reads
+    (47, (1464.0, 1061.0), ("blue", None)),  # two leaning dice on dark wood under a hard lamp: their
+    (47, (1567.0, 1120.0), ("red", None)),  # rims take in their sides' shade
 ])
 def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
         seed: int, center: tuple[float, float], truth: tuple[str, str | None]) -> None:
-    # White dice on light tables: no blob of theirs is taken for a die, and their faces match
-    # no symbol well enough to be read. The die finder judged each a die, and its rim is a
-    # white die's: it is reported unread (and so asked of the player), not left out.
+    # White dice on light tables, leaning dice: no blob of theirs is taken for a die, and their
+    # faces match no symbol well enough to be read. The die finder judged each a die, and its
+    # rim is its color's: it is reported unread (and so asked of the player), not left out.
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(seed, style="classic"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], center))
     assert (die["color"], die["symbol"]) == truth
     there = [d for d in read_frame(image, profile) if math.dist(d.center, die["center"]) <= die["size"] / 2]
-    assert [(d.color, d.symbol) for d in there] == [("white", None)], there
+    assert [(d.color, d.symbol) for d in there] == [(truth[0], None)], there
     assert there[0].confidence < 0.5
     without = read_frame(image, dataclasses.replace(profile, finder=None))
     assert not any(math.dist(d.center, die["center"]) <= die["size"] / 2 for d in without)

@@ -87,13 +87,16 @@ UNREAD_NEAR, UNREAD_SURROUND = 2.5, 0.25  # at most this share of the surround t
 # unread bars matched one symbol no better than the rest, 0.00-0.05).
 UNREAD_FACE, UNREAD_FACE_FILL = (0.35, 0.07), 0.70
 # A die the learnt finder found but whose face is not read is reported, unread, when its rim is
-# its color's (UNREAD_RIM), its outline steps at least LEARNT_UNREAD_OUTLINE on every side (color
-# step on its weakest side, see `vision.outline`) and the face matched lies within
-# LEARNT_UNREAD_SHIFT sides of where the finder found it. Renderer, 200 scenes: the 49 such dice
-# stepped 35 or more and 90% of them shifted 0.29 or less; of 95 such windows on no die (a palm,
-# a chip, cloth checks, a die's second face) 60 stepped less, and the template wandered farther
-# on most of the rest, over a palm's fingers to 0.43.
+# its color's (within LEARNT_UNREAD_RIM: the finder vouches for it, so a little farther than a
+# blob's UNREAD_RIM), its outline steps at least LEARNT_UNREAD_OUTLINE on every side (color step
+# on its weakest side, see `vision.outline`) and the face matched lies within LEARNT_UNREAD_SHIFT
+# sides of where the finder found it. Renderer, 200 scenes: the 49 such dice stepped 35 or more
+# and 90% of them shifted 0.29 or less; of 95 such windows on no die (a palm, a chip, cloth
+# checks, a die's second face) 60 stepped less, and the template wandered farther on most of the
+# rest, over a palm's fingers to 0.43. Rim within 3 against 2.5, renderer 400 scenes: 135 -> 122
+# errors (3.5: 123, 4.5: 130, phantoms growing).
 LEARNT_UNREAD_OUTLINE = 30.0
+LEARNT_UNREAD_RIM = 3.0
 LEARNT_UNREAD_SHIFT = 0.3
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 # A face read surely with more than this many times the most paint its symbol showed in
@@ -509,7 +512,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
             # The learnt finder judged it a die: one seen but not read (cocked, or a white one on
             # a light table) is asked of the player (renderer, 400 scenes: 176 -> 134 errors,
             # missed 111 -> 63; box C's 70 four-image teachings: 484 -> 473, missed 156 -> 133).
-            if look.rim_distance is not None and look.rim_distance <= UNREAD_RIM and \
+            if look.rim_distance is not None and look.rim_distance <= LEARNT_UNREAD_RIM and \
                     look.outline[0] >= LEARNT_UNREAD_OUTLINE and \
                     math.dist(reading.center, candidate.center) <= LEARNT_UNREAD_SHIFT * reading.size:
                 found.append((0.0, Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE), center))
