@@ -331,11 +331,11 @@ def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float |
 
 def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float) -> tuple[str | None, float]:
     """The symbol to report (None: not readable, e.g. a cocked die) and its confidence."""
-    confidence = symbol_confidence(reading, calibration)
     if reading.tilt_gain > COCKED_TILT_GAIN and aspect > COCKED_ASPECT:
         # Sure that the die cannot be read is a sure reading too: it is asked of the player
         # all the same (`vision.seats.is_flagged`), as cocked, not as doubtful.
         return None, max(NULL_SYMBOL_CONFIDENCE, _ramp(reading.tilt_gain, SURELY_COCKED, SURELY_COCKED + 0.1))
+    confidence = symbol_confidence(reading, calibration)
     if confidence is None:
         return None, NULL_SYMBOL_CONFIDENCE
     return reading.best_symbol, confidence
@@ -519,8 +519,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
             continue
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
-        if candidate.no_blob and reading.best_score < (FAINT_MATCH if profile.finder is None else LEARNT_MATCH):
-            continue  # and with no blob of its own, only a face that matches closely
+        if candidate.no_blob and not candidate.learnt and reading.best_score < FAINT_MATCH:
+            continue  # and standing out only faintly, only a face that matches closely
         if too_long_for_its_face(candidate, symbol, confidence):
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
