@@ -16,7 +16,7 @@ from vision.detect import Candidate, find_all_candidates, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.profile import Calibration, Profile
-from vision.reader import (FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible, carries_too_much_ink,
+from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible, carries_too_much_ink,
                            read_candidate, read_face, read_frame, symbol_confidence, symbol_reading,
                            too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
@@ -477,3 +477,18 @@ def test_a_die_surely_cocked_is_read_null_surely_and_a_doubtful_one_is_asked() -
     assert symbol_reading(reading(0.0), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
     symbol, confidence = symbol_reading(reading(0.3), calibration, 1.3)
     assert symbol is None and confidence > 0.9
+
+
+def test_an_oblong_blob_whose_face_reads_clearly_upright_is_read() -> None:
+    # A flat die beside its neighbour or its shadow makes an oblong blob; its face reads clearly
+    # and fits upright better than squashed, so the cocked rule spares it.
+    calibration = Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2, score_low=0.5, score_high=0.7)
+
+    def reading(tilt_gain: float, margin: float) -> FaceReading:
+        return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, margin, tilt_gain, 0.0)
+
+    symbol, confidence = symbol_reading(reading(-0.05, 0.3), calibration, 1.3)
+    assert symbol == "gun" and confidence >= CLEARLY_UPRIGHT_CONFIDENCE
+    # Fitting upright hardly better than squashed, or reading doubtfully: cocked, as before.
+    assert symbol_reading(reading(-0.01, 0.3), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    assert symbol_reading(reading(-0.05, 0.08), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
