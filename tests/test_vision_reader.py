@@ -430,6 +430,22 @@ def test_a_die_no_blob_holds_is_found_by_the_learnt_die_finder() -> None:
     assert not any(math.dist(d.center, truth["center"]) <= near for d in without)
 
 
+def test_a_die_no_blob_holds_whose_face_is_clearly_upright_is_read_surely() -> None:
+    # A white die on the checked cloth: no blob holds it, so no blob's shape can say whether it
+    # leans. Its face reads the gavel clearly and fits upright far better than squashed, which
+    # a leaning die's does not: it is read surely rather than asked.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(50, style="classic"))
+    truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (521.0, 516.0)))
+    assert (truth["color"], truth["symbol"]) == ("white", "gavel")
+    near = truth["size"] / 2
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    assert not any(math.dist(c.center, truth["center"]) <= near for c in candidates)
+    read = [d for d in read_frame(image, profile) if math.dist(d.center, truth["center"]) <= near]
+    assert [(d.color, d.symbol) for d in read] == [("white", "gavel")] and read[0].confidence >= 0.5, read
+
+
 @pytest.mark.parametrize("seed, center, truth", [
     (19, (328.0, 460.0), ("white", None)),  # cocked, on a light laminate under a cool lamp
     (85, (1288.0, 909.0), ("white", "gavel")),  # flat, on a white cloth: its face barely reads

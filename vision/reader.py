@@ -42,9 +42,9 @@ COCKED_TILT_GAIN, COCKED_ASPECT = -0.08, 1.08
 # scenes: of the dice the cocked rule reports unread, 37 cocked ones and 1 upright one fit 0.15
 # better; 0.05 better, 78 and 16).
 SURELY_COCKED = 0.15
-# The rule spares a face that reads clearly (symbol confidence this high) and that an upright
-# template fits better than a squashed one by this much: a flat die beside a neighbour or its
-# shadow makes an oblong blob too (renderer, 400 scenes: 916 -> 867 flagged, errors 122 -> 121;
+# The rule spares a face that is clearly upright: it reads clearly (symbol confidence this high)
+# and an upright template fits it better than a squashed one by this much. A flat die beside a
+# neighbour or its shadow makes an oblong blob too (renderer, 400 scenes: 916 -> 867 flagged, errors 122 -> 121;
 # box C's every 5th four-image teaching: 212 -> 189 flagged, errors 79 -> 80; no cocked die
 # more read as a symbol in either. Sparing any clear face that fits upright at least as well:
 # 129 errors; a confidence of 0.7: 857 flagged and 123 errors).
@@ -123,7 +123,9 @@ LEARNT_MATCH = 0.7
 # Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
 # 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
-# read right there and on box C).
+# read right there and on box C), unless it is clearly upright (see `clearly_upright`: renderer,
+# 400 scenes: 867 -> 822 flagged, errors 121 -> 122; box C's every 5th four-image teaching:
+# 189 -> 159 flagged, errors 80 -> 80).
 FAINT_SURE = 0.9
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
@@ -339,15 +341,20 @@ def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float |
 def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float) -> tuple[str | None, float]:
     """The symbol to report (None: not readable, e.g. a cocked die) and its confidence."""
     confidence = symbol_confidence(reading, calibration)
-    clearly_upright = confidence is not None and confidence >= CLEARLY_UPRIGHT_CONFIDENCE and \
-        reading.tilt_gain < CLEARLY_UPRIGHT_TILT
-    if reading.tilt_gain > COCKED_TILT_GAIN and aspect > COCKED_ASPECT and not clearly_upright:
+    if reading.tilt_gain > COCKED_TILT_GAIN and aspect > COCKED_ASPECT and not clearly_upright(reading, confidence):
         # Sure that the die cannot be read is a sure reading too: it is asked of the player
         # all the same (`vision.seats.is_flagged`), as cocked, not as doubtful.
         return None, max(NULL_SYMBOL_CONFIDENCE, _ramp(reading.tilt_gain, SURELY_COCKED, SURELY_COCKED + 0.1))
     if confidence is None:
         return None, NULL_SYMBOL_CONFIDENCE
     return reading.best_symbol, confidence
+
+
+def clearly_upright(reading: FaceReading, confidence: float | None) -> bool:
+    """Whether a face read with `confidence` is surely a flat die's: it reads clearly and fits an
+    upright template better than a squashed one (see CLEARLY_UPRIGHT_TILT)."""
+    return confidence is not None and confidence >= CLEARLY_UPRIGHT_CONFIDENCE and \
+        reading.tilt_gain < CLEARLY_UPRIGHT_TILT
 
 
 def _ramp(value: float, low: float, high: float) -> float:
@@ -549,7 +556,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
         if confidence >= 0.5 and candidate.color == look.blob_color and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
-        if candidate.no_blob and reading.best_score < FAINT_SURE:
+        if candidate.no_blob and reading.best_score < FAINT_SURE and not clearly_upright(reading, confidence):
             # No blob's shape tells a cocked die here: the player is asked.
             confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
