@@ -508,3 +508,16 @@ def test_an_oblong_blob_whose_face_reads_clearly_upright_is_read() -> None:
     # Fitting upright hardly better than squashed, or reading doubtfully: cocked, as before.
     assert symbol_reading(reading(-0.01, 0.3), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
     assert symbol_reading(reading(-0.05, 0.08), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+
+
+def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:
+    # A finger reaching onto dark felt: its tip makes a die-sized blob of a white die's color,
+    # its nail carries what looks like paint, and no symbol reads there. But the finger runs on
+    # past one side, where a die's outline would step: no die is reported there.
+    profile = taught_on_renders("classic")
+    scene = random_scene(16, style="classic")
+    assert scene.table == "felt_darkblue"
+    image, labels = render(scene)
+    fingertip = (672.0, 351.0)
+    assert all(math.dist(d["center"], fingertip) > d["size"] for d in labels["dice"])
+    assert not [d for d in read_frame(image, profile) if math.dist(d.center, fingertip) <= 40.0]
