@@ -131,10 +131,12 @@ LEARNT_MATCH = 0.7
 # Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
 # 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
-# read right there and on box C), unless it is clearly upright (see `clearly_upright`: renderer,
-# 400 scenes: 867 -> 822 flagged, errors 121 -> 122; box C's every 5th four-image teaching:
-# 189 -> 159 flagged, errors 80 -> 80).
+# read right there and on box C), unless it is clearly upright (see `clearly_upright`) at a
+# symbol confidence of FAINT_CLEARLY_UPRIGHT: with no blob's shape to go by, the face must read
+# more clearly than a blob's (renderer, 400 scenes: 867 -> 849 flagged, errors 121 -> 120; at
+# 0.8, 822 flagged and 122 errors, two cocked dice of the bold fixtures read at 0.81 among them).
 FAINT_SURE = 0.9
+FAINT_CLEARLY_UPRIGHT = 0.9
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 
@@ -358,11 +360,11 @@ def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float
     return reading.best_symbol, confidence
 
 
-def clearly_upright(reading: FaceReading, confidence: float | None) -> bool:
-    """Whether a face read with `confidence` is surely a flat die's: it reads clearly and fits an
-    upright template better than a squashed one (see CLEARLY_UPRIGHT_TILT)."""
-    return confidence is not None and confidence >= CLEARLY_UPRIGHT_CONFIDENCE and \
-        reading.tilt_gain < CLEARLY_UPRIGHT_TILT
+def clearly_upright(reading: FaceReading, confidence: float | None,
+                    clearly: float = CLEARLY_UPRIGHT_CONFIDENCE) -> bool:
+    """Whether a face read with `confidence` is surely a flat die's: it reads clearly (at least
+    `clearly`) and fits an upright template better than a squashed one (see CLEARLY_UPRIGHT_TILT)."""
+    return confidence is not None and confidence >= clearly and reading.tilt_gain < CLEARLY_UPRIGHT_TILT
 
 
 def _ramp(value: float, low: float, high: float) -> float:
@@ -564,7 +566,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
         if confidence >= 0.5 and candidate.color == look.blob_color and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
-        if candidate.no_blob and reading.best_score < FAINT_SURE and not clearly_upright(reading, confidence):
+        if candidate.no_blob and reading.best_score < FAINT_SURE and \
+                not clearly_upright(reading, confidence, FAINT_CLEARLY_UPRIGHT):
             # No blob's shape tells a cocked die here: the player is asked.
             confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
