@@ -430,24 +430,6 @@ def test_a_die_no_blob_holds_is_found_by_the_learnt_die_finder() -> None:
     assert not any(math.dist(d.center, truth["center"]) <= near for d in without)
 
 
-def test_a_die_no_blob_holds_whose_face_is_clearly_upright_is_read_surely() -> None:
-    # A white die on a white cloth: no blob holds it, so no blob's shape can say whether it
-    # leans. Its face reads the gavel clearly and fits upright far better than squashed, which
-    # a leaning die's does not: it is read surely rather than asked.
-    profile = taught_on_renders("classic")
-    scene = random_scene(28, style="classic")
-    assert scene.table == "cloth_white"
-    image, labels = render(scene)
-    truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (1024.0, 137.0)))
-    assert (truth["color"], truth["symbol"]) == ("white", "gavel")
-    near = truth["size"] / 2
-    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
-                                 profile.contrast_range)
-    assert not any(math.dist(c.center, truth["center"]) <= near for c in candidates)
-    read = [d for d in read_frame(image, profile) if math.dist(d.center, truth["center"]) <= near]
-    assert [(d.color, d.symbol) for d in read] == [("white", "gavel")] and read[0].confidence >= 0.5, read
-
-
 @pytest.mark.parametrize("seed, center, truth", [
     (19, (328.0, 460.0), ("white", None)),  # cocked, on a light laminate under a cool lamp
     (85, (1288.0, 909.0), ("white", "gavel")),  # flat, on a white cloth: its face barely reads
@@ -505,11 +487,11 @@ def test_an_oblong_blob_whose_face_reads_clearly_upright_is_read() -> None:
     def reading(tilt_gain: float, margin: float) -> FaceReading:
         return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, margin, tilt_gain, 0.0)
 
-    symbol, confidence = symbol_reading(reading(-0.05, 0.3), calibration, 1.3)
+    symbol, confidence = symbol_reading(reading(-0.06, 0.3), calibration, 1.3)
     assert symbol == "gun" and confidence >= CLEARLY_UPRIGHT_CONFIDENCE
     # Fitting upright hardly better than squashed, or reading doubtfully: cocked, as before.
-    assert symbol_reading(reading(-0.01, 0.3), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
-    assert symbol_reading(reading(-0.05, 0.08), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    assert symbol_reading(reading(-0.03, 0.3), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    assert symbol_reading(reading(-0.06, 0.08), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
 
 
 def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:

@@ -44,11 +44,12 @@ COCKED_TILT_GAIN, COCKED_ASPECT = -0.08, 1.08
 SURELY_COCKED = 0.15
 # The rule spares a face that is clearly upright: it reads clearly (symbol confidence this high)
 # and an upright template fits it better than a squashed one by this much. A flat die beside a
-# neighbour or its shadow makes an oblong blob too (renderer, 400 scenes: 916 -> 867 flagged, errors 122 -> 121;
-# box C's every 5th four-image teaching: 212 -> 189 flagged, errors 79 -> 80; no cocked die
-# more read as a symbol in either. Sparing any clear face that fits upright at least as well:
-# 129 errors; a confidence of 0.7: 857 flagged and 123 errors).
-CLEARLY_UPRIGHT_TILT, CLEARLY_UPRIGHT_CONFIDENCE = -0.02, 0.8
+# neighbour or its shadow makes an oblong blob too (renderer, 300 scenes per style: errors 533 ->
+# 527, flagged 2574 -> 2480, cocked dice null or flagged 792 both. Measured beside an older rule
+# for dice no blob holds, against 531 errors and 2506 flagged without it: a bar of -0.02, 533
+# errors, 2367 flagged and 8 cocked dice more read; -0.04: 528, 2386, 4 more; -0.07: 527, 2459;
+# a confidence of 0.9: 525, 2446; 0.7: 528, 2397).
+CLEARLY_UPRIGHT_TILT, CLEARLY_UPRIGHT_CONFIDENCE = -0.05, 0.8
 RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's color
 RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the blob's center
 RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
@@ -131,12 +132,11 @@ LEARNT_MATCH = 0.7
 # Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
 # 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
-# read right there and on box C), unless it is clearly upright (see `clearly_upright`) at a
-# symbol confidence of FAINT_CLEARLY_UPRIGHT: with no blob's shape to go by, the face must read
-# more clearly than a blob's (renderer, 400 scenes: 867 -> 849 flagged, errors 121 -> 120; at
-# 0.8, 822 flagged and 122 errors, two cocked dice of the bold fixtures read at 0.81 among them).
+# read right there and on box C). Not even when its face reads clearly upright (see
+# `clearly_upright`), as a blob's may: with no blob's shape to go by, a leaning die's face reads
+# so too (box C's 70 four-image teachings, at a symbol confidence of 0.9: 68 fewer flagged, but
+# a cocked blue die read as a gun in 6 more; at 0.8, two cocked dice of the bold fixtures).
 FAINT_SURE = 0.9
-FAINT_CLEARLY_UPRIGHT = 0.9
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 
@@ -360,11 +360,12 @@ def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float
     return reading.best_symbol, confidence
 
 
-def clearly_upright(reading: FaceReading, confidence: float | None,
-                    clearly: float = CLEARLY_UPRIGHT_CONFIDENCE) -> bool:
-    """Whether a face read with `confidence` is surely a flat die's: it reads clearly (at least
-    `clearly`) and fits an upright template better than a squashed one (see CLEARLY_UPRIGHT_TILT)."""
-    return confidence is not None and confidence >= clearly and reading.tilt_gain < CLEARLY_UPRIGHT_TILT
+def clearly_upright(reading: FaceReading, confidence: float | None) -> bool:
+    """Whether a face read with `confidence` on an oblong blob is a flat die's all the same: it
+    reads clearly and fits an upright template better than a squashed one (see
+    CLEARLY_UPRIGHT_TILT)."""
+    return confidence is not None and confidence >= CLEARLY_UPRIGHT_CONFIDENCE and \
+        reading.tilt_gain < CLEARLY_UPRIGHT_TILT
 
 
 def _ramp(value: float, low: float, high: float) -> float:
@@ -462,10 +463,12 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         if gains is None:
             break
         corrected = _lit(frame_bgr, gains)
-        # No blobless dice: a correction that washes out one color's dice (red to white under
-        # a warm lamp's) makes them faint, and they are read as the other color. A blobless die
-        # of the frame as it is is kept below.
-        again, again_rims = _read(corrected, profile, blobless=False)
+        # Blobless dice too: a leaning die that only the learnt finder finds is lost otherwise
+        # (renderer, 300 scenes per style: 527 -> 515 errors, 20 fewer dice missed; box C's every
+        # 5th four-image teaching: one phantom more; box C taught on 8 under other lamps: as many
+        # errors, 20). A die the correction washes out (red to white under a warm lamp) and that
+        # the frame as it is read surely is kept below.
+        again, again_rims = _read(corrected, profile)
         again_sure = [d for d in again if _surely_read(d)]
         if len(again_sure) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
@@ -487,18 +490,16 @@ def _surely_read(die: Die) -> bool:
     return die.symbol is not None and die.confidence >= 0.5
 
 
-def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
-          ) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
+def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
     """`read_frame`'s one reading of the frame as it is: the dice, and the (color, rim chroma)
-    of the blobs read surely (what `vision.lamp` asks first). With `blobless`, dice where no
-    blob was taken for one too (`_blobless_looks`)."""
+    of the blobs read surely (what `vision.lamp` asks first)."""
     gain = exposure_gain(frame_bgr)
     # A profile's learnt die finder finds what faint patches hold, and more (renderer, 400
     # scenes: 179 errors with it alone, 192 with both, 281 with faint patches alone; box C, every
     # 5th four-image teaching: 91, 93, 111): faint patches only for an older profile.
     candidates, faint_ones = find_all_candidates(frame_bgr, profile.color_model, profile.die_sizes,
                                                  profile.blob_side_ratio, profile.contrast_range,
-                                                 faint=blobless and profile.finder is None)
+                                                 faint=profile.finder is None)
     # A frame with too few dice to tell its own die size (a player's lone die, a zone cut out of
     # the frame) is read at the taught one: without it a blob of part of the die is read at that
     # part's size, and a die seen but not read cannot be told (box C's 70 four-image teachings:
@@ -514,11 +515,10 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
             if is_sure and look.chroma is not None]
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
-    if blobless:
-        # Fewer than SIZE_WITNESSES sure dice leave the frame's die size to its blobs', which in
-        # a frame of one or two dice are mostly shadows, grain or part of a die: the taught size
-        # says more (box C's 70 four-image teachings: 509 -> 495 errors; renderer: as many).
-        looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1])
+    # Dice where no blob was taken for one. Fewer than SIZE_WITNESSES sure dice leave the frame's
+    # die size to its blobs', which in a frame of one or two dice are mostly shadows, grain or part
+    # of a die: the taught size says more (box C's 70 four-image teachings: 509 -> 495 errors).
+    looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1])
     found = []  # (best symbol score, die as read, where to report it)
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
@@ -566,8 +566,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile, blobless: bool = True
         if confidence >= 0.5 and candidate.color == look.blob_color and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
-        if candidate.no_blob and reading.best_score < FAINT_SURE and \
-                not clearly_upright(reading, confidence, FAINT_CLEARLY_UPRIGHT):
+        if candidate.no_blob and reading.best_score < FAINT_SURE:
             # No blob's shape tells a cocked die here: the player is asked.
             confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
