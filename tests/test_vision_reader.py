@@ -16,9 +16,9 @@ from vision.detect import Candidate, find_all_candidates, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.profile import Calibration, Profile
-from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible, carries_too_much_ink,
-                           read_candidate, read_face, read_frame, symbol_confidence, symbol_reading,
-                           too_long_for_its_face, typical_face_size)
+from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible,
+                           carries_too_much_ink, read_candidate, read_face, read_frame, symbol_confidence,
+                           symbol_reading, too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
 from vision.scoring import score_image
 from vision.teach import teach
@@ -464,34 +464,33 @@ def test_a_die_the_finder_found_needs_a_less_close_match_than_a_faint_patch() ->
     assert [(d.color, d.symbol) for d in there] == [("white", "gavel")], there
 
 
+# A symbol calibration and a gun face read with a given tilt gain and margin (score 0.8), for
+# the cocked rule's tests.
+GUN_CALIBRATION = Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2, score_low=0.5, score_high=0.7)
+
+
+def _gun_face(tilt_gain: float, margin: float = 0.3) -> FaceReading:
+    return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, margin, tilt_gain, 0.0)
+
+
 def test_a_die_surely_cocked_is_read_null_surely_and_a_doubtful_one_is_asked() -> None:
-    calibration = Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2, score_low=0.5, score_high=0.7)
-
-    def reading(tilt_gain: float) -> FaceReading:
-        return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, 0.3, tilt_gain, 0.0)
-
     # An upright face on a round blob reads; the same face squashed on an oblong blob is cocked.
-    assert symbol_reading(reading(-0.2), calibration, 1.3)[0] == "gun"
-    assert symbol_reading(reading(0.0), calibration, 1.0)[0] == "gun"
+    assert symbol_reading(_gun_face(-0.2), GUN_CALIBRATION, 1.3)[0] == "gun"
+    assert symbol_reading(_gun_face(0.0), GUN_CALIBRATION, 1.0)[0] == "gun"
     # Barely cocked-looking: unread, and doubtful. Clearly cocked: unread, and sure of it.
-    assert symbol_reading(reading(0.0), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
-    symbol, confidence = symbol_reading(reading(0.3), calibration, 1.3)
+    assert symbol_reading(_gun_face(0.0), GUN_CALIBRATION, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    symbol, confidence = symbol_reading(_gun_face(0.3), GUN_CALIBRATION, 1.3)
     assert symbol is None and confidence > 0.9
 
 
 def test_an_oblong_blob_whose_face_reads_clearly_upright_is_read() -> None:
     # A flat die beside its neighbour or its shadow makes an oblong blob; its face reads clearly
     # and fits upright better than squashed, so the cocked rule spares it.
-    calibration = Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2, score_low=0.5, score_high=0.7)
-
-    def reading(tilt_gain: float, margin: float) -> FaceReading:
-        return FaceReading((100.0, 100.0), 80.0, "gun", 0.8, margin, tilt_gain, 0.0)
-
-    symbol, confidence = symbol_reading(reading(-0.06, 0.3), calibration, 1.3)
+    symbol, confidence = symbol_reading(_gun_face(-0.06), GUN_CALIBRATION, 1.3)
     assert symbol == "gun" and confidence >= CLEARLY_UPRIGHT_CONFIDENCE
     # Fitting upright hardly better than squashed, or reading doubtfully: cocked, as before.
-    assert symbol_reading(reading(-0.03, 0.3), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
-    assert symbol_reading(reading(-0.06, 0.08), calibration, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    assert symbol_reading(_gun_face(-0.03), GUN_CALIBRATION, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
+    assert symbol_reading(_gun_face(-0.06, margin=0.08), GUN_CALIBRATION, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
 
 
 def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:

@@ -541,7 +541,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
             if look.rim_distance is not None and look.rim_distance <= LEARNT_UNREAD_RIM and \
                     look.outline[0] >= UNREAD_OUTLINE and \
                     math.dist(reading.center, candidate.center) <= LEARNT_UNREAD_SHIFT * reading.size:
-                found.append((0.0, Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE), center))
+                unread = Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE)
+                found.append((0.0, unread, center))
             continue
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
