@@ -85,7 +85,7 @@ def test_a_die_the_lamps_correction_loses_is_still_read() -> None:
     warm = _lit(image, MUCH_WARMER)
     dice, lamp = read_under_lamp(warm, profile)
     assert lamp is not None and lamp[0] > 1.3 and lamp[2] < 0.8  # the correction was made, and it is strong
-    corrected, _ = _read(reader_lit(warm, lamp), profile)
+    corrected, _, _ = _read(reader_lit(warm, lamp), profile)
     truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (702.0, 154.0))))
     assert (truth["color"], truth["symbol"]) == ("red", "gun")
     assert not _on(truth, corrected)

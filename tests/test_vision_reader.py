@@ -493,6 +493,29 @@ def test_an_oblong_blob_whose_face_reads_clearly_upright_is_read() -> None:
     assert symbol_reading(_gun_face(-0.06, margin=0.08), GUN_CALIBRATION, 1.3) == (None, NULL_SYMBOL_CONFIDENCE)
 
 
+def test_a_square_blob_whose_margin_is_clear_may_match_less_well() -> None:
+    # A face whose best symbol stands clear of the rest but whose match is a little poor (a dim
+    # lamp, a slant): eased (on a square blob) it is read surely, not eased (on an oblong blob,
+    # as a cocked die's) it is doubted.
+    face = FaceReading((100.0, 100.0), 80.0, "gun", 0.45, 0.3, -0.2, 0.0)
+    assert symbol_confidence(face, GUN_CALIBRATION) < 0.5
+    assert symbol_confidence(face, GUN_CALIBRATION, eased=True) >= 0.5
+    # A margin under its bar is not eased: two symbols fit alike.
+    unclear = FaceReading((100.0, 100.0), 80.0, "gun", 0.45, 0.04, -0.2, 0.0)
+    assert symbol_confidence(unclear, GUN_CALIBRATION, eased=True) < 0.5
+
+
+def test_dice_on_dark_felt_under_a_dim_lamp_are_read_surely() -> None:
+    # Four dice whose faces match a little under the score's bar under this dim lamp, each on a
+    # square blob with its symbol clear of the rest: read surely, not asked of the player.
+    labels, dice = _rendered_and_read("classic", 16, "felt_darkblue", "dim")
+    for x, y in ((1376, 341), (406, 778), (607, 756), (660, 842)):
+        truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (x, y)))
+        read = [d for d in dice if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
+        assert [(d.color, d.symbol) for d in read] == [(truth["color"], truth["symbol"])], read
+        assert read[0].confidence >= 0.5, read
+
+
 def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:
     # A finger reaching onto dark felt: its tip makes a die-sized blob of a white die's color,
     # its nail carries what looks like paint, and no symbol reads there. But the finger runs on

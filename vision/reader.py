@@ -50,6 +50,16 @@ SURELY_COCKED = 0.15
 # errors, 2367 flagged and 8 cocked dice more read; -0.04: 528, 2386, 4 more; -0.07: 527, 2459;
 # a confidence of 0.9: 525, 2446; 0.7: 528, 2397).
 CLEARLY_UPRIGHT_TILT, CLEARLY_UPRIGHT_CONFIDENCE = -0.05, 0.8
+# A face on a blob this square at most (a cocked die's is oblong) whose best symbol clears the
+# margin's bar is read surely at a score this much under the score's bar: the score's bar is
+# there for cocked dice and things that are no dice, and of the right readings the score alone
+# doubted (dim lamps, slants) few were on oblong blobs, of cocked dice few on square ones, and
+# no wrong reading had a clear margin (renderer, 300 scenes per style: flagged 2483 -> 2209,
+# one cocked die more read as a symbol; a slack of 0.1: 2229; any score above the calibration's
+# least: 2207; blobs up to 1.2: 2192, 3 cocked dice more; box C's 70 four-image teachings:
+# flagged 846 -> 844, one cocked die more read). The frame's own inferences (its dice' size,
+# its lamp) still go by the calibration's bars.
+SQUARE_BLOB, SQUARE_SCORE_SLACK = 1.1, 0.2
 RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's color
 RETRY_BELOW = 0.5  # a best match this poor is read again from starts around the blob's center
 RETRY_OFFSETS = ((0.2, 0.2), (-0.2, 0.2), (0.2, -0.2), (-0.2, -0.2))  # in face sides
@@ -340,12 +350,15 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     return reading_center, best_score, best_found, angle
 
 
-def symbol_confidence(reading: FaceReading, calibration: Calibration) -> float | None:
-    """Confidence that the best symbol is right, or None when the face is not readable."""
+def symbol_confidence(reading: FaceReading, calibration: Calibration, eased: bool = False) -> float | None:
+    """Confidence that the best symbol is right, or None when the face is not readable.
+    `eased`: the face lies on a square blob, and a margin that clears its bar lets the score's
+    bar down by SQUARE_SCORE_SLACK."""
     if reading.best_score < calibration.min_score:
         return None  # no face to read
-    return min(_ramp(reading.margin, calibration.margin_low, calibration.margin_high),
-               _ramp(reading.best_score, calibration.score_low, calibration.score_high))
+    by_margin = _ramp(reading.margin, calibration.margin_low, calibration.margin_high)
+    score_low = calibration.score_low - (SQUARE_SCORE_SLACK if eased and by_margin >= 0.5 else 0.0)
+    return min(by_margin, _ramp(reading.best_score, score_low, calibration.score_high))
 
 
 def symbol_reading(reading: FaceReading, calibration: Calibration, aspect: float) -> tuple[str | None, float]:
@@ -445,16 +458,16 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         return _read(frame_bgr, profile)[0], None
     earlier = lamp
     if earlier is not None:
-        dice, rims = _read(_lit(frame_bgr, earlier), profile)
+        dice, rims, _ = _read(_lit(frame_bgr, earlier), profile)
         if not lamp_doubted(rims, rim_colors):
             return dice, earlier
-    dice, rims = _read(frame_bgr, profile)
+    dice, rims, sure = _read(frame_bgr, profile)
     if not lamp_doubted(rims, rim_colors):
         return dice, None  # the frame looks as taught: so is the lamp
     # Off as it is (and through the earlier correction): a correction of its own, or failing
     # that, the earlier one is still the best guess for the next frame.
     lamp = None
-    plain = sure = [d for d in dice if _surely_read(d)]  # read surely in the frame as it is
+    plain = sure  # read surely in the frame as it is
     for _ in range(LAMP_ROUNDS):
         if lamp is not None and not lamp_doubted(rims, rim_colors):
             break
@@ -468,8 +481,7 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         # 5th four-image teaching: one phantom more; box C taught on 8 under other lamps: as many
         # errors, 20). A die the correction washes out (red to white under a warm lamp) and that
         # the frame as it is read surely is kept below.
-        again, again_rims = _read(corrected, profile)
-        again_sure = [d for d in again if _surely_read(d)]
+        again, again_rims, again_sure = _read(corrected, profile)
         if len(again_sure) <= len(sure):
             break  # the correction found nothing more: the lamp was not the trouble
         frame_bgr, dice, rims, sure = corrected, again, again_rims, again_sure
@@ -486,13 +498,12 @@ def _lit(frame_bgr: np.ndarray, lamp: Lamp) -> np.ndarray:
     return cv2.multiply(frame_bgr, (*lamp, 0.0), dtype=cv2.CV_8U)
 
 
-def _surely_read(die: Die) -> bool:
-    return die.symbol is not None and die.confidence >= 0.5
-
-
-def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tuple[str, np.ndarray]]]:
-    """`read_frame`'s one reading of the frame as it is: the dice, and the (color, rim chroma)
-    of the blobs read surely (what `vision.lamp` asks first)."""
+def _read(frame_bgr: np.ndarray, profile: Profile
+          ) -> tuple[list[Die], list[tuple[str, np.ndarray]], list[Die]]:
+    """`read_frame`'s one reading of the frame as it is: the dice, the (color, rim chroma)
+    of the blobs read surely (what `vision.lamp` asks first), and the dice read surely by the
+    calibration's own bars, which say how well a lamp's correction reads the frame (the bars
+    eased for square blobs would let a poor correction win on dice it reads worse)."""
     gain = exposure_gain(frame_bgr)
     # A profile's learnt die finder finds what faint patches hold, and more (renderer, 400
     # scenes: 179 errors with it alone, 192 with both, 281 with faint patches alone; box C, every
@@ -520,6 +531,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
     # of a die: the taught size says more (box C's 70 four-image teachings: 509 -> 495 errors).
     looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1])
     found = []  # (best symbol score, die as read, where to report it)
+    strict = []  # dice read surely without SQUARE_SCORE_SLACK's easing
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     for look in looked:
         candidate, reading, rim = look.candidate, look.reading, look.rim
@@ -554,26 +566,38 @@ def _read(frame_bgr: np.ndarray, profile: Profile) -> tuple[list[Die], list[tupl
         # The blob's color and the rim's are two witnesses: when they agree the surer one
         # speaks; when the rim overruled the blob, only the rim does.
         colored = color_confidence(candidate, profile.calibration) if candidate.color == look.blob_color else 0.0
-        confidence = min(confidence, colored if rim is None else max(colored, rim))
+        cap = colored if rim is None else max(colored, rim)
         if symbol is not None and usual and reading.size < SMALL_FACE * usual:
             # Dice are all one size: a face read much smaller than the frame's sure ones is a
             # cocked die's foreshortened face or part of a die (renderer, 1400 dice read
             # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
-            confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
+            cap = min(cap, NULL_SYMBOL_CONFIDENCE)
+        confidence = min(confidence, cap)
         # Print on the table (a letter, a numeral) read surely as a face. Not for a blob the rim
         # recolored: a washed-out face shades from white to its color, which the window counts
         # as paint (a red die so read at a camera nearer than at teaching carried 2.5 times a
         # finger's most).
-        if confidence >= 0.5 and candidate.color == look.blob_color and \
+        print_checked = candidate.color == look.blob_color
+        if confidence >= 0.5 and print_checked and \
                 carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
             continue
         if candidate.no_blob and reading.best_score < FAINT_SURE:
             # No blob's shape tells a cocked die here: the player is asked.
-            confidence = min(confidence, NULL_SYMBOL_CONFIDENCE)
+            cap = min(cap, NULL_SYMBOL_CONFIDENCE)
+            confidence = min(confidence, cap)
+        strictly = confidence
+        if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
+            eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
+            if eased >= 0.5 and not (print_checked and
+                                     carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile)):
+                confidence = eased  # (see SQUARE_SCORE_SLACK)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
+        if symbol is not None and strictly >= 0.5:
+            strict.append(die)
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
-    return _one_per_place(found), rims
+    dice = _one_per_place(found)
+    return dice, rims, [die for die in dice if any(die is other for other in strict)]
 
 
 def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
