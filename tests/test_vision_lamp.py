@@ -11,9 +11,10 @@ from vision.labels import load_labelled
 from vision.lamp import lamp_gains
 from vision.reader import _lit as reader_lit
 from vision.reader import _read, read_frame, read_under_lamp
+from vision.render import random_scene, render
 from vision.scoring import score_image
 
-from vision_support import FIXTURES, images, read_and_score, taught
+from vision_support import FIXTURES, images, read_and_score, taught, taught_on_renders
 
 WARMER = (0.8, 1.0, 1.15)  # (B, G, R): a warmer lamp than any teach image's
 COOLER = (1.15, 1.0, 0.85)
@@ -92,3 +93,21 @@ def test_a_die_the_lamps_correction_loses_is_still_read() -> None:
     read = _on(truth, dice)
     assert [(d.color, d.symbol) for d in read] == [("red", "gun")] and read[0].confidence >= 0.5, read
     assert [d.to_json() for d in dice] == [d.to_json() for d in read_frame(warm, profile)]
+
+
+def test_a_die_only_a_rejected_correction_reads_is_still_read() -> None:
+    # A cool lamp over a printed mat: the frame's dice say the lamp is off, but its correction
+    # reads no more dice surely, so the frame is not read through it. One white die, lost in
+    # the frame as it is, is read surely through the correction: it is kept.
+    scene = random_scene(143, style="classic")
+    assert (scene.table, scene.light.kind) == ("playmat", "cool")
+    image, labels = render(scene)
+    profile = taught_on_renders("classic")
+    truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (1073.0, 642.0))))
+    assert (truth["color"], truth["symbol"]) == ("white", "gavel")
+    plain, _, _ = _read(image, profile)
+    assert not _on(truth, plain)
+    dice, lamp = read_under_lamp(image, profile)
+    assert lamp is None
+    read = _on(truth, dice)
+    assert [(d.color, d.symbol) for d in read] == [("white", "gavel")] and read[0].confidence >= 0.5, read
