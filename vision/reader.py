@@ -607,6 +607,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             strict.append(die)
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
     dice = _one_per_place(found)
+    # By identity: a die `_one_per_place` doubted as a second face comes back a new, unsure one.
     return dice, rims, [die for die in dice if any(die is other for other in strict)]
 
 
