@@ -111,3 +111,19 @@ def test_a_die_only_a_rejected_correction_reads_is_still_read() -> None:
     assert lamp is None
     read = _on(truth, dice)
     assert [(d.color, d.symbol) for d in read] == [("white", "gavel")] and read[0].confidence >= 0.5, read
+
+
+def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
+    # A warm lamp over light laminate: the red and blue dice's rims alone would draw the search
+    # to raise red and blue together, a magenta tint no lamp needs, under which white dice read
+    # surely as red. The correction stays near the warm-cool line and the white dice stay white.
+    scene = random_scene(253, style="line")
+    assert (scene.table, scene.light.kind) == ("laminate_light", "warm")
+    image, labels = render(scene)
+    dice, lamp = read_under_lamp(image, taught_on_renders("line"))
+    assert lamp is None or abs(np.log(lamp[0]) + np.log(lamp[2])) <= 0.3, lamp
+    for x, y in ((192.0, 458.0), (1348.0, 724.0)):
+        truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (x, y))))
+        assert (truth["color"], truth["symbol"]) == ("white", "cocktail")
+        read = _on(truth, dice)
+        assert [(d.color, d.symbol) for d in read] == [("white", "cocktail")], read

@@ -433,8 +433,8 @@ def test_a_die_no_blob_holds_is_found_by_the_learnt_die_finder() -> None:
 @pytest.mark.parametrize("seed, center, truth", [
     (19, (328.0, 460.0), ("white", None)),  # cocked, on a light laminate under a cool lamp
     (85, (1288.0, 909.0), ("white", "gavel")),  # flat, on a white cloth: its face barely reads
-    (47, (1464.0, 1061.0), ("blue", None)),  # two leaning dice on dark wood under a hard lamp: their
-    (47, (1567.0, 1120.0), ("red", None)),  # rims take in their sides' shade
+    (43, (342.0, 824.0), ("blue", None)),  # leaning, on dark blue felt under a dim lamp
+    (47, (1567.0, 1120.0), ("red", None)),  # leaning, on dark wood under a hard lamp: its rim takes in its side's shade
 ])
 def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
         seed: int, center: tuple[float, float], truth: tuple[str, str | None]) -> None:
