@@ -12,9 +12,9 @@ import cv2
 import numpy as np
 
 from vision.labels import load_labelled
-from vision.outline import side_steps
+from vision.outline import edges_past_face, side_steps
 from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place
-from vision.symbols import face_angle
+from vision.symbols import FACE_PX, WINDOW_PX, face_angle, face_window
 
 from vision_support import FIXTURES, read_and_score, taught
 
@@ -53,6 +53,35 @@ def test_a_bar_steps_on_two_sides_only() -> None:
     square = np.full((200, 200, 3), 90, np.uint8)
     square[80:120, 80:120] = 230
     assert side_steps(square, (100.0, 100.0), 40.0, 0.0)[0] > 100.0
+
+
+def test_a_cocked_die_s_outline_runs_on_past_its_face_toward_its_second_face_only() -> None:
+    # Seen from above, a die leaning on an edge: its nearer face (lit, 40 px square) and, below
+    # it across the ridge, its second face (in shade, 30 px tall) on grey cloth; and a flat die.
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    frame[80:120, 80:120] = 230
+    frame[120:150, 80:120] = 170
+    frame[80:120, 280:320] = 230
+    cocked = {way: strength for way, strength in edges_past_face(frame, (100.0, 100.0), 40.0, 0.0)}
+    assert cocked[(0.0, 1.0)] > 0.5, cocked  # down the frame, over the second face: 80 / 140
+    assert all(strength < 0.1 for way, strength in cocked.items() if way != (0.0, 1.0)), cocked
+    flat = edges_past_face(frame, (300.0, 100.0), 40.0, 0.0)
+    assert all(strength < 0.1 for _, strength in flat), flat
+    assert sorted(way for way, _ in flat) == [(-1.0, 0.0), (0.0, -1.0), (0.0, 1.0), (1.0, 0.0)]
+
+
+def test_a_face_foreshortened_across_fills_a_window_read_across_as_a_square_one_does() -> None:
+    # A 40 px face seen aslant, 24 px across (0.6 of a side), turned 90 degrees in the frame.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    frame[88:112, 80:120] = 255
+    square = np.zeros((200, 200, 3), np.uint8)
+    square[80:120, 80:120] = 255
+    upright = face_window(square, (100.0, 100.0), 40.0, 0.0)[..., 0] > 128
+    across = face_window(frame, (100.0, 100.0), 40.0, 90.0, across=0.6)[..., 0] > 128
+    assert upright.sum() == across.sum() and abs(int(upright.sum()) - FACE_PX ** 2) <= 2 * FACE_PX
+    aslant = face_window(frame, (100.0, 100.0), 40.0, 90.0)[..., 0] > 128
+    assert abs(int(aslant.sum()) - 0.6 * int(upright.sum())) <= 2 * FACE_PX
+    assert aslant[:, WINDOW_PX // 2].sum() > aslant[WINDOW_PX // 2].sum()  # turned: narrow across
 
 
 def test_a_pale_palm_is_not_a_white_die() -> None:

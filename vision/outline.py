@@ -68,3 +68,52 @@ def _within(frame_bgr: np.ndarray, center: tuple[float, float], radius: float
     crop = cv2.copyMakeBorder(inside, max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width),
                               cv2.BORDER_REPLICATE)
     return crop, (cx - x0, cy - y0)
+
+
+PAST_FACE = (0.62, 0.95)  # face sides from the center, out past a side: a cocked die's second face
+ALONG_FACE = 0.25  # face sides either way of the center: the face's own sides
+SIDE_LINE = (0.32, 0.72)  # face sides from the center line, across which a side's step is sought
+EDGE_PX = 40  # pixels per face side in the crop these are measured on
+_EDGE_GAP = round(0.1 * EDGE_PX)  # a step across a side line is the change over this many pixels
+_OWN = slice(EDGE_PX - int(ALONG_FACE * EDGE_PX), EDGE_PX + int(ALONG_FACE * EDGE_PX))
+_PAST = (int(PAST_FACE[0] * EDGE_PX), int(PAST_FACE[1] * EDGE_PX))
+_LINE = (int(SIDE_LINE[0] * EDGE_PX), int(SIDE_LINE[1] * EDGE_PX))
+# The steps across a side line, on either side of the center line, in a map of steps: the step
+# between pixels i and i + _EDGE_GAP sits at i, so the far side's window starts _EDGE_GAP nearer.
+_SIDES = (slice(EDGE_PX + _LINE[0], EDGE_PX + _LINE[1] - _EDGE_GAP),
+          slice(EDGE_PX - _LINE[1] + 1, EDGE_PX - _LINE[0] - _EDGE_GAP + 1))
+
+
+def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                    angle: float) -> list[tuple[tuple[float, float], float]]:
+    """How far a die's outline runs on past each side of its top face: for each side, the way
+    out of the face across it (a unit vector in the frame) and how strongly the two sides next
+    to it step on past it, PAST_FACE sides out, over how strongly they step along the face
+    (the weaker side of the two each time).
+
+    A cocked die's face lies next to its second face: its outline runs on over that face, a
+    flat die's stops at its side and shade. A neighbour's outline runs on too, so the caller
+    asks only of the sides where it knows of no other die."""
+    zoom = EDGE_PX / size
+    half = EDGE_PX  # the crop reaches a face side each way: past PAST_FACE and SIDE_LINE
+    rotation = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, zoom)
+    rotation[:, 2] += (half - center[0], half - center[1])
+    crop = cv2.warpAffine(frame_bgr, rotation, (2 * half, 2 * half), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+    opponent = cv2.transform(np.float32(crop), OPPONENT)
+    # Steps across columns (the side lines of the ways up and down the crop), and across rows
+    # (of the ways left and right), turned so that both run along their way's rows.
+    across_columns = cv2.transform(cv2.absdiff(opponent[:, _EDGE_GAP:], opponent[:, :-_EDGE_GAP]), CHANNEL_SUM)
+    across_rows = cv2.transform(cv2.absdiff(opponent[_EDGE_GAP:], opponent[:-_EDGE_GAP]), CHANNEL_SUM).T
+    back = np.linalg.inv(rotation[:, :2])
+    found = []
+    for steps, ways in ((across_columns, ((0.0, 1.0), (0.0, -1.0))), (across_rows, ((1.0, 0.0), (-1.0, 0.0)))):
+        own = min(float(np.median(steps[_OWN, side].max(axis=1))) for side in _SIDES)
+        for sign, way in zip((1, -1), ways):
+            rows = slice(half + _PAST[0], half + _PAST[1]) if sign > 0 else \
+                slice(half - _PAST[1] + 1, half - _PAST[0] + 1)
+            past = min(float(np.median(steps[rows, side].max(axis=1))) for side in _SIDES)
+            out = back @ np.array(way)
+            out /= np.linalg.norm(out)
+            found.append(((float(out[0]), float(out[1])), past / max(own, 1.0)))
+    return found

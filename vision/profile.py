@@ -19,12 +19,13 @@ from .color import LEVELS, ColorModel
 from .die_finder import FinderModel
 from .plausibility import FEATURES, Plausibility
 from .rim import RimColors
+from .symbols import TILTED
 
 FORMAT = "gangster-dice-profile/1"
 DEFAULT_PATH = Path(__file__).with_name("profiles") / "default.json"
 
 
-_CHOSEN: dict[tuple[int, str], tuple] = {}  # (templates, chosen) by id(templates) and color
+_CHOSEN: dict[tuple[int, str, bool], tuple] = {}  # (templates, chosen) by id(templates), color, upright
 
 
 class ProfileError(Exception):
@@ -77,15 +78,19 @@ class Profile:
     # a checked cloth, a blue one on blue felt (older profiles: none, and such dice are missed).
     finder: FinderModel | None = None
 
-    def templates_for(self, color: str) -> list[tuple[str, np.ndarray]]:
-        """The templates a die of `color` is matched against (all of them for an old profile)."""
-        key = (id(self.templates), color)
+    def templates_for(self, color: str, upright: bool = False) -> list[tuple[str, np.ndarray]]:
+        """The templates a die of `color` is matched against (all of them for an old profile);
+        `upright`: without the squashed copies of a cocked die's face. The same list each time
+        (`vision.symbols.match` keeps its bank of templates by the list)."""
+        key = (id(self.templates), color, upright)
         cached = _CHOSEN.get(key)
         if cached is None or cached[0] is not self.templates:  # ids are reused once freed
             if len(self.template_colors) != len(self.templates):
                 chosen = list(self.templates)
             else:
                 chosen = [t for t, c in zip(self.templates, self.template_colors) if c in ("", color)]
+            if upright:
+                chosen = [(name, template) for name, template in chosen if not name.endswith(TILTED)]
             if len(_CHOSEN) > 64:
                 _CHOSEN.clear()
             cached = _CHOSEN[key] = (self.templates, chosen)

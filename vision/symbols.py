@@ -106,12 +106,18 @@ def ink_key(symbol: str, color: str) -> str:
     return f"{symbol}/{color}"
 
 
-def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
+def face_window(image: np.ndarray, center: tuple[float, float], size: float, angle: float,
+                across: float = 1.0) -> np.ndarray:
     """WINDOW_PX square crop around `center`, rotated by `angle` and scaled so the face is
-    FACE_PX wide (float32, same channels as `image`)."""
+    FACE_PX wide (float32, same channels as `image`). With `across` under 1 the window's width
+    takes in only that share of a face side (its height a whole side): a face foreshortened
+    across, as a cocked die's is, fills the window as an upright one does."""
     zoom = FACE_PX / size
     half = (WINDOW_PX - 1) / 2.0
     rotation = cv2.getRotationMatrix2D(center, angle, zoom)
+    if across != 1.0:
+        rotation[0, :2] /= across
+        rotation[0, 2] = center[0] - rotation[0, :2] @ np.asarray(center, np.float64)
     rotation[:, 2] += (half - center[0], half - center[1])
     # The source is shrunk a lot; pre-blur so the sampled pixels average their neighborhood.
     box = int(round(1.0 / zoom))
