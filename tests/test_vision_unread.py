@@ -174,3 +174,17 @@ def test_a_cocked_die_whose_nearer_face_reads_clearly_is_reported_unread(seed: i
         assert near[0].symbol is None or near[0].confidence < 0.5, (label, near)
     assert any(d.symbol is None and math.dist(d.center, label["center"]) < label["size"] / 2
                for d in dice for label in cocked)
+
+
+# Flat dice on oblong blobs (a neighbour or its shade runs into the blob) whose faces fit a
+# squashed template as well as an upright one: the cocked rule reported them unread. Their
+# outline stops at the face on every side where no other die lies, as a flat die's does (see
+# `vision.reader.STOPPED_EDGES`).
+@pytest.mark.parametrize("seed, index", [(6, 13), (51, 14)])
+def test_a_flat_die_on_an_oblong_blob_whose_outline_stops_at_its_face_is_read(seed: int, index: int) -> None:
+    image, labels = render(random_scene(seed, style="classic"))
+    label = labels["dice"][index]
+    dice = read_frame(image, taught_on_renders("classic"))
+    near = [d for d in dice if math.dist(d.center, label["center"]) < label["size"] / 2]
+    assert [(d.color, d.symbol) for d in near] == [(label["color"], label["symbol"])], (label, near)
+    assert near[0].confidence >= 0.5, near
