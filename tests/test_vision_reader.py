@@ -452,6 +452,24 @@ def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
     assert not any(math.dist(d.center, die["center"]) <= die["size"] / 2 for d in without)
 
 
+@pytest.mark.parametrize("seed, index, sure", [
+    (13, 9, True),  # a white die on a printed cloth
+    (45, 15, True),  # a blue die at the frame's edge, on a play mat under a dim lamp
+    (16, 2, False),  # a blue die on a card on dark blue felt, under a dim lamp: found, not surely
+])
+def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, index: int, sure: bool) -> None:
+    # The finder places a die to within a fifth of a side and looks at the frame's usual face
+    # size: its first window on each of these faces matched poorly, and the die was asked of
+    # the player (the first two), or lost. Read again around it at that size and a tenth either way, its
+    # outline stopping at the face, the die is read (see `vision.reader._read_learnt_again`).
+    image, labels = render(random_scene(seed, style="bold"))
+    die = labels["dice"][index]
+    dice = read_frame(image, taught_on_renders("bold"))
+    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
+    assert (there[0].confidence >= 0.5) == sure, there
+
+
 def test_a_die_the_finder_found_needs_a_less_close_match_than_a_faint_patch() -> None:
     # Taught on four, this white die's blob is taken for no die; the die finder finds it, and
     # its face matches the gavel at a little under what a faint patch needs (0.75). What the
