@@ -165,13 +165,14 @@ FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
 # (renderer, 400 scenes: 179 -> 176 errors; box C's 70 four-image teachings: 495 -> 484, missed
 # 169 -> 156, phantoms 94 -> 96; 0.65, every 5th teaching: 2 fewer errors, 2 more phantoms).
 LEARNT_MATCH = 0.7
-# A die the learnt finder found whose face matched under FAINT_SURE is read again at these face
-# sides (times the frame's), from its center and around it, and the new reading counts when it
-# matches at LEARNT_MATCH at least (see `_read_learnt_again`). Renderer, 300 scenes per style:
-# 471 -> 468 errors (missed 221 -> 217, wrong 91 -> 93), flagged 2186 -> 2112; box C's 70
-# four-image teachings: 423 errors either way, flagged 867 -> 841. Without the outline's check:
-# 475 errors, 21 more read wrong (cocked dice the finder found, read surely), 2056 flagged.
-RELEARN_SIZES = (0.9, 1.0, 1.1)
+# A die the learnt finder found whose face matched under FAINT_SURE is read again where it was
+# found at these face sides (times the frame's) and around it at the frame's, and the new reading
+# counts when it matches at LEARNT_MATCH at least (see `_read_learnt_again`). Renderer, 300
+# scenes per style: 471 -> 469 errors (wrong 91 either way), flagged 2186 -> 2134; box C's 70
+# four-image teachings: 423 -> 421, flagged 867 -> 854; 2 ms on the 24-dice frame. Every start
+# recentred, and around it at all three sides: 468 errors, 2112 flagged, but 7.5 ms. Without the
+# outline's check: 475 errors, 21 more read wrong (cocked dice the finder found), 2056 flagged.
+RELEARN_SIZES = (0.9, 1.1)
 # Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
 # 6 of the 7 cocked dice so found are asked of the player, and so are 42 of the 71 flat ones
@@ -710,9 +711,14 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
     over its second face, and the finder's dice have no blob whose shape betrays them; `taken`:
     the centers of faces read so far, whose outlines run on into this one's)."""
     candidate = look.candidate
-    sizes = [size * k for k in RELEARN_SIZES]
-    starts = [(candidate.center, side) for side in sizes] + _starts_around(candidate.center, sizes)
-    (center, score, _, _), side = _best_refined(frame_bgr, starts, profile.templates_for(candidate.color))
+    templates = profile.templates_for(candidate.color)
+    # Where it was found at a tenth bigger and smaller, and around it at the frame's size (where
+    # it was found at that size is the first reading). Each start is matched once at the face's
+    # angle as first read and the best one recentred: a match looks an eighth of a side each way.
+    starts = [(candidate.center, size * k) for k in RELEARN_SIZES] + _starts_around(candidate.center, [size])
+    angle = look.reading.angle
+    start, side = max(starts, key=lambda at: _first_score(frame_bgr, at, angle, templates))
+    center, score, _, _ = _refine(frame_bgr, start, side, templates)
     if score < LEARNT_MATCH or score <= look.reading.best_score:
         return look
     moved = dataclasses.replace(candidate, center=center, side=side * profile.blob_side_ratio)
@@ -721,6 +727,14 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
         return look
     others = [at for at in taken if math.dist(at, again.reading.center) > TWO_FACES * again.reading.size]
     return again if _outline_runs_on(frame_bgr, again.reading, others) <= CONTINUED_EDGES else look
+
+
+def _first_score(frame_bgr: np.ndarray, start: tuple[tuple[float, float], float], angle: float,
+                 templates: list[tuple[str, np.ndarray]]) -> float:
+    """The best match of any template on the face window at (center, side) `start` turned by
+    `angle`, not recentred (see `_refine`)."""
+    center, side = start
+    return max(match(ink_map(face_window(frame_bgr, center, side, angle)), templates).scores.values())
 
 
 def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile) -> Candidate:
