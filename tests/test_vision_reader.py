@@ -460,8 +460,9 @@ def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
 def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, index: int, sure: bool) -> None:
     # The finder places a die to within a fifth of a side and looks at the frame's usual face
     # size: its first window on each of these faces matched poorly, and the die was asked of
-    # the player (the first two), or lost. Read again around it at that size and a tenth either way, its
-    # outline stopping at the face, the die is read (see `vision.reader._read_learnt_again`).
+    # the player (the first two), or lost. Read again around it at that size and a tenth
+    # either way, its outline stopping at the face, the die is read (see
+    # `vision.reader._read_learnt_again`).
     image, labels = render(random_scene(seed, style="bold"))
     die = labels["dice"][index]
     dice = read_frame(image, taught_on_renders("bold"))

@@ -584,12 +584,13 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     strict = []  # dice read surely without SQUARE_SCORE_SLACK's easing
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     leaning = {}  # id of a die read surely on an oblong blob: (its reading, its candidate)
-    placed = [look.reading.center for look in looked if _plausible(look, profile)]  # faces of dice, as far as known
-    for look in looked:
+    plausible = [_plausible(look, profile) for look in looked]
+    placed = [look.reading.center for look, is_die in zip(looked, plausible) if is_die]  # faces of dice, as far as known
+    for look, is_die in zip(looked, plausible):
         candidate, reading, rim = look.candidate, look.reading, look.rim
         if look.rim_distance is not None and look.rim_distance > FOREIGN_RIM:
             continue  # no die of this box has a rim of that color: table art, a token
-        if not _plausible(look, profile):
+        if not is_die:
             # A die-colored, painted, one-die blob is a die we cannot read.
             unread = None if candidate.standing_out or look.outline[0] < UNREAD_OUTLINE else \
                 unread_die(frame_bgr, candidate, profile, gain, typical, reading)
@@ -717,7 +718,7 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
     # angle as first read and the best one recentred: a match looks an eighth of a side each way.
     starts = [(candidate.center, size * k) for k in RELEARN_SIZES] + _starts_around(candidate.center, [size])
     angle = look.reading.angle
-    start, side = max(starts, key=lambda at: _first_score(frame_bgr, at, angle, templates))
+    start, side = max(starts, key=lambda at: _best_score(frame_bgr, at[0], at[1], templates, angle))
     center, score, _, _ = _refine(frame_bgr, start, side, templates)
     if score < LEARNT_MATCH or score <= look.reading.best_score:
         return look
@@ -727,14 +728,6 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
         return look
     others = [at for at in taken if math.dist(at, again.reading.center) > TWO_FACES * again.reading.size]
     return again if _outline_runs_on(frame_bgr, again.reading, others) <= CONTINUED_EDGES else look
-
-
-def _first_score(frame_bgr: np.ndarray, start: tuple[tuple[float, float], float], angle: float,
-                 templates: list[tuple[str, np.ndarray]]) -> float:
-    """The best match of any template on the face window at (center, side) `start` turned by
-    `angle`, not recentred (see `_refine`)."""
-    center, side = start
-    return max(match(ink_map(face_window(frame_bgr, center, side, angle)), templates).scores.values())
 
 
 def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile) -> Candidate:
@@ -973,8 +966,9 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
     if _outline_runs_on(frame_bgr, reading, [other.center for other in dice if other is not die]) <= CONTINUED_EDGES:
         return die
     upright = profile.templates_for(die.color, upright=True)
-    plain = _best_score(frame_bgr, reading, upright, reading.angle, 1.0)
-    stretched = max(_best_score(frame_bgr, reading, upright, reading.angle + turn, FORESHORTENED) for turn in (0.0, 90.0))
+    plain = _best_score(frame_bgr, reading.center, reading.size, upright, reading.angle)
+    stretched = max(_best_score(frame_bgr, reading.center, reading.size, upright, reading.angle + turn, FORESHORTENED)
+                    for turn in (0.0, 90.0))
     if stretched - plain <= STRETCH_GAIN:
         return die
     return Die(die.color, None, _unread_middle(die, candidate), die.size, NULL_SYMBOL_CONFIDENCE)
@@ -983,7 +977,7 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
 def _outline_runs_on(frame_bgr: np.ndarray, reading: FaceReading, others: list[tuple[float, float]]) -> float:
     """How strongly the outline of the die whose face was read runs on past the face (see
     `vision.outline.edges_past_face`), on the side where it does most among those where no other
-    die lies (`others`: their centers; one nearer than half a side is this die's own)."""
+    die lies (`others`: the centers of the frame's other dice)."""
     free = [0.0]
     for (ux, uy), strength in edges_past_face(frame_bgr, reading.center, reading.size, reading.angle):
         occupied = False
@@ -996,11 +990,12 @@ def _outline_runs_on(frame_bgr: np.ndarray, reading: FaceReading, others: list[t
     return max(free)
 
 
-def _best_score(frame_bgr: np.ndarray, reading: FaceReading, templates: list[tuple[str, np.ndarray]],
-                angle: float, across: float) -> float:
-    """The best match of any template on the face read at `angle`, taking in `across` of a side
-    across (see `vision.symbols.face_window`)."""
-    window = face_window(frame_bgr, reading.center, reading.size, angle, across)
+def _best_score(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                templates: list[tuple[str, np.ndarray]], angle: float, across: float = 1.0) -> float:
+    """The best match of any template on the face window at `center`, `size` wide, turned by
+    `angle` and taking in `across` of a side across (see `vision.symbols.face_window`), not
+    recentred (see `_refine`)."""
+    window = face_window(frame_bgr, center, size, angle, across)
     return max(match(ink_map(window), templates).scores.values())
 
 
