@@ -424,7 +424,8 @@ def clearly_upright(reading: FaceReading, confidence: float | None) -> bool:
 def _ramp(value: float, low: float, high: float) -> float:
     """Logistic step: 0.5 at `low`, 0.95 at `high`."""
     steepness = math.log(19.0) / max(high - low, 1e-3)
-    return 1.0 / (1.0 + math.exp(-float(np.clip(steepness * (value - low), -30.0, 30.0))))
+    # Plain floats: numpy's clip on a scalar took 2.1 of its 2.5 us, some 130 times a frame.
+    return 1.0 / (1.0 + math.exp(-min(max(float(steepness * (value - low)), -30.0), 30.0)))
 
 
 def candidate_features(look: Look, profile: Profile) -> np.ndarray:
