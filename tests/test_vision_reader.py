@@ -452,23 +452,47 @@ def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
     assert not any(math.dist(d.center, die["center"]) <= die["size"] / 2 for d in without)
 
 
-@pytest.mark.parametrize("seed, index, sure", [
-    (13, 9, True),  # a white die on a printed cloth
-    (45, 15, True),  # a blue die at the frame's edge, on a play mat under a dim lamp
-    (16, 2, False),  # a blue die on a card on dark blue felt, under a dim lamp: found, not surely
+@pytest.mark.parametrize("seed, index", [
+    (13, 9),  # a white die on a printed cloth
+    (45, 15),  # a blue die at the frame's edge, on a play mat under a dim lamp
+    (16, 2),  # a blue die on a card on dark blue felt, under a dim lamp
 ])
-def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, index: int, sure: bool) -> None:
+def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, index: int) -> None:
     # The finder places a die to within a fifth of a side and looks at the frame's usual face
     # size: its first window on each of these faces matched poorly, and the die was asked of
     # the player (the first two), or lost. Read again around it at that size and a tenth
-    # either way, its outline stopping at the face, the die is read (see
-    # `vision.reader._read_learnt_again`).
+    # either way, its outline stopping at the face, the die is read surely (see
+    # `vision.reader._read_learnt_again`; the last matches at under 0.9 even so, and is sure
+    # by FAINT_STOPPED).
     image, labels = render(random_scene(seed, style="bold"))
     die = labels["dice"][index]
     dice = read_frame(image, taught_on_renders("bold"))
     there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
     assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
-    assert (there[0].confidence >= 0.5) == sure, there
+    assert there[0].confidence >= 0.5, there
+
+
+@pytest.mark.parametrize("seed, index, surely", [
+    (75, 0, True),  # a white gavel on a white cloth under a warm lamp
+    (104, 3, True),  # a red gun on a white cloth, beside a red die
+    (261, 14, False),  # a white die cocked on dark blue felt, its nearer face read as a gavel
+])
+def test_a_die_the_finder_found_whose_outline_stops_at_its_face_is_read_surely(seed: int, index: int,
+                                                                              surely: bool) -> None:
+    # No blob holds these dice, and their faces match at a little under 0.9: a cocked die found
+    # so matches that well too, and without a blob's shape to go by each was asked of the
+    # player. The flat dice's outlines stop at their faces, and their faces fit a foreshortened
+    # template no better than an upright one: they are read surely. The cocked die's outline
+    # stops too (its second face lies beside the first), but its face is foreshortened: asked.
+    image, labels = render(random_scene(seed, style="classic"))
+    die = labels["dice"][index]
+    there = [d for d in read_frame(image, taught_on_renders("classic"))
+             if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert len(there) == 1, there
+    if surely:
+        assert (there[0].color, there[0].symbol) == (die["color"], die["symbol"]) and there[0].confidence >= 0.5, there
+    else:
+        assert die["symbol"] is None and there[0].confidence < 0.5, there
 
 
 def test_a_die_the_finder_found_needs_a_less_close_match_than_a_faint_patch() -> None:
