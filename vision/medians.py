@@ -1,11 +1,14 @@
-"""Column medians of a small 2-D array, without numpy's generic machinery.
+"""Medians and percentiles of small arrays, without numpy's generic machinery.
 
 `np.median(values, axis=0)` spends most of its time in argument handling when the array holds
 a few hundred rows; the reader takes such a median for every blob (a face's body color, a
-rim's chroma), so this does the same partition directly, with the same values.
+rim's chroma), so this does the same partition directly, with the same values. So with
+`np.percentile` of a face window's paint (20 us a call, 2.4 here; some 20 calls a frame).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -18,3 +21,24 @@ def column_medians(values: np.ndarray) -> np.ndarray:
         return np.partition(values, middle, axis=0)[middle]
     ordered = np.partition(values, (middle - 1, middle), axis=0)
     return (ordered[middle - 1] + ordered[middle]) * 0.5
+
+
+def median(values: np.ndarray) -> float:
+    """np.median(values) for a 1-D array with at least one value."""
+    return float(column_medians(values[:, None])[0])
+
+
+def percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile(values, q) (its linear interpolation, the same values) over all of an
+    array's values, at least one."""
+    flat = values.ravel()
+    count = flat.size
+    virtual = q / 100.0 * (count - 1)
+    low = int(math.floor(virtual))
+    if low + 1 >= count:
+        return float(np.partition(flat, count - 1)[count - 1])
+    ordered = np.partition(flat, (low, low + 1))
+    below, above = ordered[low], ordered[low + 1]
+    step, share = above - below, virtual - low
+    # As numpy interpolates: from the nearer end.
+    return float(above - step * (1.0 - share)) if share >= 0.5 else float(below + step * share)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from .detect import CHANNEL_SUM, OPPONENT
+from .medians import median
 
 RAYS = 32  # rays around the die, eight per side
 SAMPLES = 24  # points along each ray
@@ -108,11 +109,11 @@ def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: fl
     back = np.linalg.inv(rotation[:, :2])
     found = []
     for steps, ways in ((across_columns, ((0.0, 1.0), (0.0, -1.0))), (across_rows, ((1.0, 0.0), (-1.0, 0.0)))):
-        own = min(float(np.median(steps[_OWN, side].max(axis=1))) for side in _SIDES)
+        own = min(median(steps[_OWN, side].max(axis=1)) for side in _SIDES)
         for sign, way in zip((1, -1), ways):
             rows = slice(half + _PAST[0], half + _PAST[1]) if sign > 0 else \
                 slice(half - _PAST[1] + 1, half - _PAST[0] + 1)
-            past = min(float(np.median(steps[rows, side].max(axis=1))) for side in _SIDES)
+            past = min(median(steps[rows, side].max(axis=1)) for side in _SIDES)
             out = back @ np.array(way)
             out /= np.linalg.norm(out)
             found.append(((float(out[0]), float(out[1])), past / max(own, 1.0)))

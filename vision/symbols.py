@@ -17,7 +17,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .medians import column_medians
+from .medians import column_medians, percentile
 
 FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
@@ -82,7 +82,7 @@ def ink_share(ink: np.ndarray, share_of_peak: float = INK_SHARE_OF_PEAK) -> floa
     (a card's back, a token), a few tenths for a face with a symbol, or two faces' halves.
     `share_of_peak`: how far toward the window's strongest paint a pixel must be to count."""
     middle = inner(ink)
-    peak = float(np.percentile(middle, 99))
+    peak = percentile(middle, 99)
     if peak < INK_LEVEL:
         return 0.0
     return float(np.count_nonzero(middle > share_of_peak * peak)) / middle.size
