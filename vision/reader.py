@@ -610,11 +610,9 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         if symbol is None and reading.tilt_gain <= UPRIGHT_AFTER_ALL_TILT:
             upright = symbol_confidence(reading, profile.calibration)
-            # Dice known so far are faces read plausibly: one nearer than TWO_FACES may be this
-            # die's second face, on the very side its outline runs on.
-            others = [at for at in placed if math.dist(at, reading.center) > TWO_FACES * reading.size]
+            # Dice known so far are faces read plausibly (`placed`).
             if upright is not None and cocked_shape(reading, upright, candidate.aspect) and \
-                    _outline_runs_on(frame_bgr, reading, others) <= STOPPED_EDGES:
+                    _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= STOPPED_EDGES:
                 symbol, confidence = reading.best_symbol, upright  # (see STOPPED_EDGES)
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.learnt and (symbol is None or confidence < 0.5 or reading.best_score < LEARNT_MATCH):
@@ -740,8 +738,8 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
     again = read_candidate(frame_bgr, moved, profile, gain, size)
     if again.reading.best_score <= look.reading.best_score:
         return look
-    others = [at for at in taken if math.dist(at, again.reading.center) > TWO_FACES * again.reading.size]
-    return again if _outline_runs_on(frame_bgr, again.reading, others) <= CONTINUED_EDGES else look
+    stops = _outline_runs_on(frame_bgr, again.reading, _other_faces(taken, again.reading)) <= CONTINUED_EDGES
+    return again if stops else look
 
 
 def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile) -> Candidate:
@@ -988,10 +986,8 @@ def _flat_after_all(frame_bgr: np.ndarray, reading: FaceReading, color: str, pla
                     profile: Profile) -> bool:
     """Whether a face read where no blob was (`reading`, on a die of `color`) is a flat die's:
     its outline stops at it and it is not foreshortened (see FAINT_STOPPED). `placed`: the
-    centers of the faces read so far, this one's among them maybe; one nearer than TWO_FACES
-    may be this die's second face, on the very side its outline runs on."""
-    others = [at for at in placed if math.dist(at, reading.center) > TWO_FACES * reading.size]
-    return _outline_runs_on(frame_bgr, reading, others) <= FAINT_STOPPED and \
+    centers of the faces read so far, this one's among them maybe."""
+    return _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= FAINT_STOPPED and \
         _foreshortened_gain(frame_bgr, reading, color, profile) <= STRETCH_GAIN
 
 
@@ -1003,6 +999,13 @@ def _foreshortened_gain(frame_bgr: np.ndarray, reading: FaceReading, color: str,
     stretched = max(_best_score(frame_bgr, reading.center, reading.size, upright, reading.angle + turn, FORESHORTENED)
                     for turn in (0.0, 90.0))
     return stretched - plain
+
+
+def _other_faces(centers: list[tuple[float, float]], reading: FaceReading) -> list[tuple[float, float]]:
+    """The face centers of `centers` that are other dice' to the face read: those farther than
+    TWO_FACES sides from it. A nearer one may be this die's own second face, on the very side
+    its outline runs on, or this face itself."""
+    return [at for at in centers if math.dist(at, reading.center) > TWO_FACES * reading.size]
 
 
 def _outline_runs_on(frame_bgr: np.ndarray, reading: FaceReading, others: list[tuple[float, float]]) -> float:
