@@ -351,6 +351,24 @@ def test_a_long_blob_is_a_die_only_when_its_face_reads_very_clearly() -> None:
     assert not too_long_for_its_face(dataclasses.replace(letter, aspect=1.6), "gun", 0.6)
 
 
+@pytest.mark.parametrize("seed, at, kept", [
+    (103, (478.0, 841.0), True),  # a white cocktail touching a blue die: one blob 2.2 times as long as wide
+    (33, (366.0, 446.0), False),  # dark dots printed on the cloth, their blob's face read as a gun at 0.11
+])
+def test_a_long_blob_whose_outline_stops_at_its_face_is_a_die(seed: int, at: tuple[float, float], kept: bool) -> None:
+    # The white die's face reads at 0.896, a little under what a long blob needs; its outline
+    # stops at the face, as a flat die's does, and the face is not foreshortened: it is a die,
+    # read surely. The printed dots' outline runs on: no die.
+    image, labels = render(random_scene(seed, style="classic"))
+    there = [d for d in read_frame(image, taught_on_renders("classic")) if math.dist(d.center, at) <= 40.0]
+    if kept:
+        die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+        assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])] == [("white", "cocktail")], there
+        assert there[0].confidence >= 0.5, there
+    else:
+        assert there == [], there
+
+
 def test_a_reading_where_two_dice_meet_is_no_die() -> None:
     # Two blue cocktails touching on a white cloth under a warm lamp: their blob, split in three,
     # gave a third reading where they meet (half of each face in its window), 0.6 sides from

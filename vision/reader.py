@@ -192,6 +192,13 @@ FAINT_SURE = 0.9
 FAINT_STOPPED = 0.2
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
+# ... or when it reads surely and the die's outline stops at its face, as a flat die's does, and
+# the face is not foreshortened (`_flat_after_all`, the finder's dice' rule): the blob is a die joined to its
+# neighbour or its shade, not a finger, a card's edge or a letter, whose outlines run on. Renderer,
+# 300 scenes per style: errors 469 -> 467 (a white die touching a blue one, read at 0.896, was
+# missed), flagged 2024 -> 2022, cocked dice unchanged; box C's 70 four-image teachings
+# unchanged (the long blobs it dropped were print and table, outlines running on 0.9-6), and under
+# a cooler lamp a die more found (2.9% -> 2.45% errors).
 
 
 @dataclass(frozen=True)
@@ -629,7 +636,10 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             continue  # found against the color model: only a face read surely makes it a die
         if candidate.no_blob and not candidate.learnt and reading.best_score < FAINT_MATCH:
             continue  # and standing out only faintly, only a face that matches closely
-        if too_long_for_its_face(candidate, symbol, confidence):
+        if too_long_for_its_face(candidate, symbol, confidence) and \
+                (symbol is None or confidence < 0.5 or
+                 not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile)):
+            # (see LONG_CLEAR_FACE)
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
         # The blob's color and the rim's are two witnesses: when they agree the surer one
