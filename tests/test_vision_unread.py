@@ -86,6 +86,26 @@ def test_an_unread_die_beside_a_die_of_another_color_is_not_taken_for_its_second
     assert [(d.color, d.symbol) for d in beside] == [("blue", "cocktail")] and beside[0].confidence >= 0.5, beside
 
 
+def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces() -> None:
+    # Two red dice touching on red felt make one blob; each face read on it is read too big
+    # (106 px against the frame's 80), so the faces lie under TWO_FACES of that side apart, as a
+    # cocked die's two faces do, and both dice were merged away. In the frame's own die size they
+    # lie farther apart than a cocked die's faces ever do: two dice, each asked of the player.
+    # Beside an unread white die, a white gavel read surely stays sure.
+    profile = taught_on_renders("classic")
+    image, _ = render(random_scene(101, style="classic"))
+    dice = read_frame(image, profile)
+    for center in ((1201.7, 623.3), (1066.8, 686.7)):
+        near = [d for d in dice if math.dist(d.center, center) < 40.0]
+        assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+    image, _ = render(random_scene(191, style="classic"))
+    dice = read_frame(image, profile)
+    finger = [d for d in dice if math.dist(d.center, (534.7, 832.8)) < 32.0]
+    assert [d.color for d in finger] == ["white"] and finger[0].confidence < 0.5, finger
+    gavel = [d for d in dice if math.dist(d.center, (600.2, 819.4)) < 32.0]
+    assert [(d.color, d.symbol) for d in gavel] == [("white", "gavel")] and gavel[0].confidence >= 0.5, gavel
+
+
 def test_a_leaning_die_whose_rim_takes_in_its_side_s_shade_is_reported_unread() -> None:
     # A red die leaning 31 degrees on dark felt, taught on four images: its face window's rim
     # takes in the shade of its side and lay 1.8 from the taught red's (Mahalanobis), past the

@@ -35,6 +35,14 @@ SAME_PLACE = 0.6  # readings closer than this many die sides are one die
 # doubtful face (under 0.5) took 3 errors more off the renderer but merged touching flat dice
 # of blue felt, whose second one read at 0.47: the cocked dice's second faces read at 0.07-0.22.
 TWO_FACES = 0.95
+# ... and, in a frame with sure dice enough to tell its die size (SIZE_WITNESSES), no farther
+# apart than this many of their sides: a face read on a blob of two touching dice is read too
+# big, and two dice's faces then lie under TWO_FACES of its side apart. Renderer, 300 scenes per
+# style: errors 467 -> 460 (missed 219 -> 209, wrong 90 -> 93), flagged 2022 -> 2013, cocked
+# dice null or flagged 821 -> 824; box C unchanged. A cocked die's two faces lay at most 0.87 of
+# the frame's side apart (classic, 200 scenes), two dice's 0.68-0.97; at 0.88: 458 errors, but
+# wrong 94, and box C under a warmer lamp a die's second face more read as a die.
+TWO_FACES_USUAL = 0.92
 # A reading this near (in die sides) two readings that matched better lies where two touching
 # dice meet (a blob of both split in three): its window holds half of each face. A die's
 # middle lies a side or more from every flat die's; a leaning die's, 0.6-0.95 from one.
@@ -681,7 +689,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         if symbol is not None and strictly >= 0.5:
             strict.append(die)
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
-    dice = _one_per_place(found)
+    dice = _one_per_place(found, usual)
     # By identity: a die `_one_per_place` doubted as a second face comes back a new, unsure one.
     # A die found cocked after all still counts as read surely for the lamp: its color is sure.
     strictly_sure = [any(die is other for other in strict) for die in dice]
@@ -1043,7 +1051,7 @@ def _best_score(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     return max(match(ink_map(window), templates).scores.values())
 
 
-def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[Die]:
+def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]], usual: float | None = None) -> list[Die]:
     """Two blobs of one die (a die and its shadow, a die split in two) both recentre onto its
     face: keep the reading whose face matched best, drop the others that sit on it. An unread
     face of the same color a little farther off a die, or one read hardly at all, is a second
@@ -1051,7 +1059,8 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[
     trusted: the die is asked of the player. Of another color it is another die, leaning
     against this one. A reading near two better ones is of where two dice meet, and is dropped
     too. `found` holds (face match score, die as read, where to report it): places are compared
-    where the faces were read."""
+    where the faces were read; `usual` is the frame's face size, when its sure dice tell it
+    (see TWO_FACES_USUAL)."""
     kept: list[tuple[float, Die, tuple[float, float]]] = []
     for score, die, reported in sorted(found, key=lambda item: -item[0]):
         merged = False
@@ -1059,8 +1068,9 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]]) -> list[
             distance = _sides_apart(die, k)
             if distance <= SAME_PLACE:
                 merged = True
-            elif distance <= TWO_FACES and die.color == k.color and (die.symbol is None or k.symbol is None or
-                                                                     min(die.confidence, k.confidence) < NULL_SYMBOL_CONFIDENCE):
+            elif distance <= TWO_FACES and die.color == k.color and \
+                    (usual is None or math.dist(die.center, k.center) <= TWO_FACES_USUAL * usual) and \
+                    (die.symbol is None or k.symbol is None or min(die.confidence, k.confidence) < NULL_SYMBOL_CONFIDENCE):
                 merged = True
                 kept[i] = (k_score, dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE)), at)
         if not merged:
