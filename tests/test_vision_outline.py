@@ -119,6 +119,22 @@ def test_touching_dice_stay_two_dice() -> None:
     assert _one_per_place([(0.9, left, left.center), (0.0, again, again.center)]) == [left]
 
 
+def test_faces_read_too_big_are_two_dice_when_the_frame_s_die_size_says_so() -> None:
+    # Faces read on a blob of two touching dice come out too big (100 px, the frame's dice 80):
+    # 0.94 of their side apart, they would pass for one cocked die's two faces. The frame's sure
+    # dice tell its die size, and in it they lie more than a side apart: two dice.
+    left = _die(100.0, "gun", 0.9, size=100.0)
+    unread = _die(194.0, None, NULL_SYMBOL_CONFIDENCE, size=100.0)
+    found = [(0.9, left, left.center), (0.0, unread, unread.center)]
+    assert _one_per_place(found, usual=80.0) == [left, unread]
+    assert _one_per_place(found) == [dataclasses.replace(left, confidence=NULL_SYMBOL_CONFIDENCE)]
+    # A cocked die's two faces lie well within the frame's die size of each other.
+    second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
+    face = _die(100.0, "gun", 0.9)
+    assert _one_per_place([(0.9, face, face.center), (0.0, second_face, second_face.center)], usual=80.0) == [
+        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+
+
 def test_a_die_at_the_frame_s_edge_steps_the_same_every_time_and_the_edge_is_no_step() -> None:
     # Rays that run off the frame sample what lies at its edge, not uninitialized memory.
     frame = np.full((200, 300, 3), 120, np.uint8)
