@@ -1002,9 +1002,10 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
 
 def _flat_after_all(frame_bgr: np.ndarray, reading: FaceReading, color: str, placed: list[tuple[float, float]],
                     profile: Profile) -> bool:
-    """Whether a face read where no blob was (`reading`, on a die of `color`) is a flat die's:
-    its outline stops at it and it is not foreshortened (see FAINT_STOPPED). `placed`: the
-    centers of the faces read so far, this one's among them maybe."""
+    """Whether a face read where no blob's shape tells a cocked die (`reading`, on a die of
+    `color`: found with no blob, or on a long blob of it and its neighbour) is a flat die's: its
+    outline stops at it and it is not foreshortened (see FAINT_STOPPED, LONG_CLEAR_FACE).
+    `placed`: the centers of the faces read so far, this one's among them maybe."""
     return _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= FAINT_STOPPED and \
         _foreshortened_gain(frame_bgr, reading, color, profile) <= STRETCH_GAIN
 
