@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.labels import load_labelled
-from vision.outline import edges_past_face, side_steps
+from vision.outline import PAST_DIE, edges_past_face, side_steps
 from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place
 from vision.symbols import FACE_PX, WINDOW_PX, face_angle, face_window
 
@@ -68,6 +68,21 @@ def test_a_cocked_die_s_outline_runs_on_past_its_face_toward_its_second_face_onl
     flat = edges_past_face(frame, (300.0, 100.0), 40.0, 0.0)
     assert all(strength < 0.1 for _, strength in flat), flat
     assert sorted(way for way, _ in flat) == [(-1.0, 0.0), (0.0, -1.0), (0.0, 1.0), (1.0, 0.0)]
+
+
+def test_past_any_die_a_cocked_die_s_outline_has_ended_where_a_finger_s_runs_on() -> None:
+    # A cocked die as above, its second face 24 px tall (reaching 1.1 sides from the middle of
+    # the face read), and a finger (a light strip a face wide, 5 faces long) from its tip.
+    frame = np.full((400, 500, 3), 90, np.uint8)
+    frame[80:120, 80:120] = 230
+    frame[120:144, 80:120] = 170
+    frame[200:240, 280:480] = 230
+    cocked = edges_past_face(frame, (100.0, 100.0), 40.0, 0.0, PAST_DIE)
+    assert all(strength < 0.1 for _, strength in cocked), cocked
+    finger = dict(edges_past_face(frame, (300.0, 220.0), 40.0, 0.0, PAST_DIE))
+    # Its two sides run on to the right as strongly as along the tip; the other ways, nothing.
+    assert finger[(1.0, 0.0)] > 0.9, finger
+    assert all(strength < 0.1 for way, strength in finger.items() if way != (1.0, 0.0)), finger
 
 
 def test_a_face_foreshortened_across_fills_a_window_read_across_as_a_square_one_does() -> None:

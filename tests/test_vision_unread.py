@@ -131,6 +131,21 @@ def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
     assert len(phantoms) <= 2 and all(d.symbol is None for d in phantoms), phantoms
 
 
+# Die-sized, die-colored things with paint whose outline runs on past where any die's ends:
+# the corner of a white card printed with lines, on dark cloth and on green felt, and a
+# fingertip on blue felt (classic scenes). They were reported as dice seen but not read.
+@pytest.mark.parametrize("seed, center", [(136, (286.0, 684.0)), (116, (1486.0, 428.0)), (25, (1015.0, 642.0))],
+                         ids=["card on dark cloth", "card on felt", "fingertip"])
+def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float]) -> None:
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(seed, style="classic"))
+    assert all(math.dist(center, label["center"]) > label["size"] for label in labels["dice"])
+    dice = read_frame(image, profile)
+    assert not [d for d in dice if math.dist(d.center, center) < 40.0], dice
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.phantoms == 0, score  # it was each frame's one phantom
+
+
 def test_ink_share_tells_a_plain_patch_from_a_painted_one() -> None:
     plain = np.full((WINDOW_PX, WINDOW_PX), 3.0, np.float32)
     assert ink_share(plain) == 0.0

@@ -72,31 +72,30 @@ def _within(frame_bgr: np.ndarray, center: tuple[float, float], radius: float
 
 
 PAST_FACE = (0.62, 0.95)  # face sides from the center, out past a side: a cocked die's second face
+# ... and past where any die's outline ends: a cocked die's second face reaches about 1.05 sides
+# from the center of the face read, a card's edge, a finger or a printed line run on
+PAST_DIE = (1.05, 1.45)
 ALONG_FACE = 0.25  # face sides either way of the center: the face's own sides
 SIDE_LINE = (0.32, 0.72)  # face sides from the center line, across which a side's step is sought
 EDGE_PX = 40  # pixels per face side in the crop these are measured on
 _EDGE_GAP = round(0.1 * EDGE_PX)  # a step across a side line is the change over this many pixels
-_OWN = slice(EDGE_PX - int(ALONG_FACE * EDGE_PX), EDGE_PX + int(ALONG_FACE * EDGE_PX))
-_PAST = (int(PAST_FACE[0] * EDGE_PX), int(PAST_FACE[1] * EDGE_PX))
 _LINE = (int(SIDE_LINE[0] * EDGE_PX), int(SIDE_LINE[1] * EDGE_PX))
-# The steps across a side line, on either side of the center line, in a map of steps: the step
-# between pixels i and i + _EDGE_GAP sits at i, so the far side's window starts _EDGE_GAP nearer.
-_SIDES = (slice(EDGE_PX + _LINE[0], EDGE_PX + _LINE[1] - _EDGE_GAP),
-          slice(EDGE_PX - _LINE[1] + 1, EDGE_PX - _LINE[0] - _EDGE_GAP + 1))
 
 
 def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
-                    angle: float) -> list[tuple[tuple[float, float], float]]:
+                    angle: float, past: tuple[float, float] = PAST_FACE) -> list[tuple[tuple[float, float], float]]:
     """How far a die's outline runs on past each side of its top face: for each side, the way
     out of the face across it (a unit vector in the frame) and how strongly the two sides next
-    to it step on past it, PAST_FACE sides out, over how strongly they step along the face
-    (the weaker side of the two each time).
+    to it step on past it, `past` sides out (PAST_FACE: over a cocked die's second face;
+    PAST_DIE: beyond any die), over how strongly they step along the face (the weaker side of
+    the two each time).
 
     A cocked die's face lies next to its second face: its outline runs on over that face, a
     flat die's stops at its side and shade. A neighbour's outline runs on too, so the caller
     asks only of the sides where it knows of no other die."""
     zoom = EDGE_PX / size
-    half = EDGE_PX  # the crop reaches a face side each way: past PAST_FACE and SIDE_LINE
+    # The crop reaches past `past` and SIDE_LINE each way (a face side at least).
+    half = max(EDGE_PX, int(math.ceil(past[1] * EDGE_PX)) + 1)
     rotation = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, zoom)
     rotation[:, 2] += (half - center[0], half - center[1])
     crop = cv2.warpAffine(frame_bgr, rotation, (2 * half, 2 * half), flags=cv2.INTER_AREA,
@@ -106,15 +105,20 @@ def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: fl
     # (of the ways left and right), turned so that both run along their way's rows.
     across_columns = cv2.transform(cv2.absdiff(opponent[:, _EDGE_GAP:], opponent[:, :-_EDGE_GAP]), CHANNEL_SUM)
     across_rows = cv2.transform(cv2.absdiff(opponent[_EDGE_GAP:], opponent[:-_EDGE_GAP]), CHANNEL_SUM).T
+    # The steps across a side line, on either side of the center line: the step between pixels
+    # i and i + _EDGE_GAP sits at i, so the far side's window starts _EDGE_GAP nearer.
+    sides = (slice(half + _LINE[0], half + _LINE[1] - _EDGE_GAP),
+             slice(half - _LINE[1] + 1, half - _LINE[0] - _EDGE_GAP + 1))
+    own_rows = slice(half - int(ALONG_FACE * EDGE_PX), half + int(ALONG_FACE * EDGE_PX))
+    first, last = int(past[0] * EDGE_PX), int(past[1] * EDGE_PX)
     back = np.linalg.inv(rotation[:, :2])
     found = []
     for steps, ways in ((across_columns, ((0.0, 1.0), (0.0, -1.0))), (across_rows, ((1.0, 0.0), (-1.0, 0.0)))):
-        own = min(median(steps[_OWN, side].max(axis=1)) for side in _SIDES)
+        own = min(median(steps[own_rows, side].max(axis=1)) for side in sides)
         for sign, way in zip((1, -1), ways):
-            rows = slice(half + _PAST[0], half + _PAST[1]) if sign > 0 else \
-                slice(half - _PAST[1] + 1, half - _PAST[0] + 1)
-            past = min(median(steps[rows, side].max(axis=1)) for side in _SIDES)
+            rows = slice(half + first, half + last) if sign > 0 else slice(half - last + 1, half - first + 1)
+            beyond = min(median(steps[rows, side].max(axis=1)) for side in sides)
             out = back @ np.array(way)
             out /= np.linalg.norm(out)
-            found.append(((float(out[0]), float(out[1])), past / max(own, 1.0)))
+            found.append(((float(out[0]), float(out[1])), beyond / max(own, 1.0)))
     return found
