@@ -1,6 +1,6 @@
 """A die's outline steps on all four sides; a patch of table, a finger or a palm does not (see
 `vision.outline`), and the reader's die-or-not model weighs it. A die read twice, on two
-faces, is one die asked of the player (see `vision.reader._one_per_place`)."""
+faces, is one die asked of the player (see `vision.reader._one_per_place`). A face's angle is its edges'."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 from vision.labels import load_labelled
 from vision.outline import PAST_DIE, edges_past_face, side_steps
 from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place
+from vision.render import random_scene, render
 from vision.symbols import FACE_PX, WINDOW_PX, face_angle, face_window
 
 from vision_support import FIXTURES, read_and_score, taught
@@ -160,3 +161,15 @@ def test_a_die_at_the_frame_s_edge_steps_the_same_every_time_and_the_edge_is_no_
     assert steps[0][-1] > 100.0  # the die's own edges still step
     inside = side_steps(frame, (150.0, 100.0), 60.0, 0.0)
     assert np.all(inside == 0.0)  # plain table all round
+
+
+def _quarter_turn_gap(a: float, b: float) -> float:
+    """How far apart two angles of a square's edges are, modulo a quarter turn (degrees)."""
+    return abs((a - b + 45.0) % 90.0 - 45.0)
+
+
+def test_a_face_s_angle_is_that_of_its_edges() -> None:
+    image, labels = render(random_scene(7, style="classic", n_dice=12, die_size=90.0, distractors=False, hand=False))
+    flat = [d for d in labels["dice"] if d["symbol"] is not None]
+    gaps = [_quarter_turn_gap(face_angle(image, d["center"], d["size"]), d["angle"]) for d in flat]
+    assert float(np.median(gaps)) < 1.5 and max(gaps) < 7.0

@@ -487,7 +487,7 @@ def _subcell(scores: np.ndarray, r: int, c: int) -> tuple[float, float]:
     """Parabolic sub-cell offset of a peak (rows, cols), each within +-0.5."""
     def off(a: float, m: float, b: float) -> float:
         den = a - 2 * m + b
-        return 0.0 if den >= 0 else float(np.clip(0.5 * (a - b) / den, -0.5, 0.5))
+        return 0.0 if den >= 0 else min(0.5, max(-0.5, 0.5 * float(a - b) / float(den)))  # scalars: np.clip costs 10x
     dr = off(scores[r - 1, c], scores[r, c], scores[r + 1, c]) if 0 < r < scores.shape[0] - 1 else 0.0
     dc = off(scores[r, c - 1], scores[r, c], scores[r, c + 1]) if 0 < c < scores.shape[1] - 1 else 0.0
     return dr, dc
