@@ -19,6 +19,7 @@ import numpy as np
 
 from .color import ColorModel
 from .exposure import normalized
+from .halving import halved
 
 DETECT_SIDE_PX = 20.0  # die side at detection scale, for the smallest taught die
 KMEANS_SAMPLE = 400  # about this many of a blob's pixels place the centers it is split around
@@ -115,21 +116,23 @@ OPPONENT = np.array([[1 / 3, 1 / 3, 1 / 3],  # B, G, R -> lightness
 CHANNEL_SUM = np.ones((1, 3), np.float32)  # the three channels added into one (faster than numpy's sum)
 
 
-def downscaled(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
-    """The frame at `scale`, averaging pixels."""
+def downscaled(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None = None) -> np.ndarray:
+    """The frame at `scale`, averaging pixels (`half_frame`: the frame `halved` already, if known)."""
     height, width = frame_bgr.shape[:2]
     size = (max(1, int(round(width * scale))), max(1, int(round(height * scale))))
     # Halve with a 2x2 mean until within a factor of 2 (cheap and alias-free), then bilinear.
+    if half_frame is not None and width >= 2 * size[0] and height >= 2 * size[1]:
+        frame_bgr = half_frame
     while frame_bgr.shape[1] >= 2 * size[0] and frame_bgr.shape[0] >= 2 * size[1]:
-        frame_bgr = cv2.resize(frame_bgr, (frame_bgr.shape[1] // 2, frame_bgr.shape[0] // 2),
-                               interpolation=cv2.INTER_AREA)
+        frame_bgr = halved(frame_bgr)
     return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR)
 
 
-def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float) -> Evidence:
+def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float,
+                    half_frame: np.ndarray | None = None) -> Evidence:
     """Color posteriors and local contrast of the downscaled, exposure-normalized frame, lightly
-    smoothed so single noisy pixels do not make or break a die."""
-    small = normalized(downscaled(frame_bgr, scale))
+    smoothed so single noisy pixels do not make or break a die (`half_frame`: see `downscaled`)."""
+    small = normalized(downscaled(frame_bgr, scale, half_frame))
     table, die_color = model.classify(small)
     for plane in die_color:
         cv2.blur(plane, (5, 5), dst=plane)
@@ -244,13 +247,14 @@ def find_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[f
 
 
 def find_all_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tuple[float, float, float],
-                        blob_side_ratio: float, contrast_range: tuple[float, float], faint: bool = True
-                        ) -> tuple[list[Candidate], list[Candidate]]:
+                        blob_side_ratio: float, contrast_range: tuple[float, float], faint: bool = True,
+                        half_frame: np.ndarray | None = None) -> tuple[list[Candidate], list[Candidate]]:
     """`find_candidates`'s blobs, and (with `faint`) the frame's faint candidates
-    (`find_faint`): those are worth reading only where no blob made a die, so they come apart."""
+    (`find_faint`): those are worth reading only where no blob made a die, so they come apart.
+    `half_frame`: the frame halved already (see `downscaled`)."""
     min_size, median_size, _ = die_sizes
     scale = detection_scale(min_size)
-    evidence = gather_evidence(frame_bgr, model, scale)
+    evidence = gather_evidence(frame_bgr, model, scale, half_frame)
     expected_area = (median_size * blob_side_ratio * scale) ** 2
     blobs = []  # (class index, pixels)
     frame_range = _frame_contrast_range(evidence.contrast, contrast_range)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .halving import halved
+
 MODEL_SIDE = 24.0  # die side, pixels, at base scale for the smallest searched die
 CELL = 4.0  # pooling cell for a die of MODEL_SIDE px: a die is 6 cells wide at every level
 WINDOW = 10  # window side, cells (1.67 die sides: the die and a ring of its surround)
@@ -41,20 +43,24 @@ class Base:
     background: np.ndarray  # Lab of the local table: a median over BACKGROUND_CELLS cells of CELL px
 
 
-def shrink(frame_bgr: np.ndarray, scale: float) -> np.ndarray:
-    """Resize by `scale`: exact halvings (fast, alias-free) then one linear step."""
+def shrink(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None = None) -> np.ndarray:
+    """Resize by `scale`: exact halvings (fast, alias-free) then one linear step. `half_frame`
+    is the frame `halved` already, if the caller has it."""
     img = frame_bgr
+    if scale <= 0.5 and half_frame is not None:
+        img, scale = half_frame, scale * 2.0
     while scale <= 0.5:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        img = halved(img)
         scale *= 2.0
     if abs(scale - 1.0) < 1e-3:
         return img
     return cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
 
-def make_base(frame_bgr: np.ndarray, scale: float) -> Base:
-    """Shrink (or enlarge) a frame by `scale` and compute its per-pixel channels."""
-    img = shrink(frame_bgr, scale)
+def make_base(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None = None) -> Base:
+    """Shrink (or enlarge) a frame by `scale` and compute its per-pixel channels (`half_frame`:
+    the frame halved already, see `shrink`)."""
+    img = shrink(frame_bgr, scale, half_frame)
     h, w = img.shape[:2]
     img = img[:h - h % FINE, :w - w % FINE]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)

@@ -13,6 +13,7 @@ from .blas import use_one_blas_thread
 from .detect import Candidate, find_all_candidates
 from .die_finder import find_dice, sides_near
 from .exposure import exposure_gain
+from .halving import halved
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import PAST_DIE, PAST_FACE, edges_past_face, side_steps
@@ -593,9 +594,10 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     # A profile's learnt die finder finds what faint patches hold, and more (renderer, 400
     # scenes: 179 errors with it alone, 192 with both, 281 with faint patches alone; box C, every
     # 5th four-image teaching: 91, 93, 111): faint patches only for an older profile.
+    half_frame = halved(frame_bgr)  # where the detector and the die finder both start
     candidates, faint_ones = find_all_candidates(frame_bgr, profile.color_model, profile.die_sizes,
                                                  profile.blob_side_ratio, profile.contrast_range,
-                                                 faint=profile.finder is None)
+                                                 faint=profile.finder is None, half_frame=half_frame)
     # A frame with too few dice to tell its own die size (a player's lone die, a zone cut out of
     # the frame) is read at the taught one: without it a blob of part of the die is read at that
     # part's size, and a die seen but not read cannot be told (box C's 70 four-image teachings:
@@ -614,7 +616,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     # Dice where no blob was taken for one. Fewer than SIZE_WITNESSES sure dice leave the frame's
     # die size to its blobs', which in a frame of one or two dice are mostly shadows, grain or part
     # of a die: the taught size says more (box C's 70 four-image teachings: 509 -> 495 errors).
-    looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1])
+    looked = looked + _blobless_looks(frame_bgr, faint_ones, looked, profile, gain, usual or profile.die_sizes[1], half_frame)
     found = []  # (best symbol score, die as read, where to report it)
     strict = []  # dice read surely without SQUARE_SCORE_SLACK's easing
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
@@ -712,17 +714,18 @@ def _read(frame_bgr: np.ndarray, profile: Profile
 
 
 def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
-                    gain: float, size: float) -> list[Look]:
+                    gain: float, size: float, half_frame: np.ndarray | None = None) -> list[Look]:
     """Dice where no blob was taken for one: what the profile's learnt die finder finds
-    (`vision.die_finder`, searched at the frame's face side `size` only), or for a profile
+    (`vision.die_finder`, searched at the frame's face side `size` only, a die just short of its
+    bar looked at again at another scale), or for a profile
     without one the `faint` candidates (`vision.detect.find_faint`), each read when it lies
     farther than FAINT_AWAY face sides from every face of a blob the die-or-not model accepts
-    and from every one read before it."""
+    and from every one read before it. `half_frame`: the frame halved already (`vision.halving`)."""
     taken = [look.reading.center for look in looked if _plausible(look, profile)]
     if profile.finder is None:
         return _read_apart(frame_bgr, faint, taken, profile, gain, size)
     learnt = find_dice(frame_bgr, profile.finder, sides=sides_near(profile.finder, size),
-                       taken=np.array(taken, np.float64), apart=FAINT_AWAY * size)
+                       taken=np.array(taken, np.float64), apart=FAINT_AWAY * size, rescale=True, half_frame=half_frame)
     candidates = [_learnt_candidate(frame_bgr, die.center, size, profile) for die in learnt]
     return _read_apart(frame_bgr, candidates, taken, profile, gain, size)
 
