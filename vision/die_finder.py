@@ -13,9 +13,11 @@ on what stage 1 finds in the teaching views. Teaching views are augmented: the 8
 the square, size jitter, lamp gain/gamma/white balance, the table recoloured, and dice seen at
 wrong sizes as negatives.
 
-``find_dice`` scores a pyramid covering the taught die sizes, re-scores the peaks with stage 2,
-keeps those of about the frame's own die size (coins, chips and fingertips are smaller or
-larger) and suppresses peaks closer than ``NMS_SIDES`` die sides to a better one. The model is
+``find_dice`` scores a pyramid covering the taught die sizes, re-scores the peaks with stage 2
+(with ``rescale``, a peak just short of the bar again on a crop shrunk to another scale: stage 2's
+verdict on one die moves with the shrinking), keeps those of about the frame's own die size
+(coins, chips and fingertips are smaller or larger) and suppresses peaks closer than
+``NMS_SIDES`` die sides to a better one. The model is
 plain numbers (``to_json``/``from_json``) so it fits in a profile.
 """
 
