@@ -12,7 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.detect import downscaled
+from vision.die_features import make_base
 from vision.die_finder import FinderModel, find_dice, label_sides, sides_near, train_finder
+from vision.halving import halved
 from vision.labels import load_labelled
 from vision.reader import read_frame
 from vision.render import random_scene, render
@@ -127,10 +130,6 @@ def test_a_frame_halved_once_serves_the_detector_and_the_finder_as_their_own_hal
     # The reader halves a frame once and hands the half to the detector and the finder: each
     # must see exactly what it would have made itself, an odd-sized frame and a scale it does
     # not halve for included.
-    from vision.detect import downscaled
-    from vision.die_features import make_base
-    from vision.halving import halved
-
     image, _ = render(random_scene(3, style="line"))
     for frame in (image, image[:-1, :-1]):
         half = halved(frame)
