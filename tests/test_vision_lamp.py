@@ -127,3 +127,24 @@ def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
         assert (truth["color"], truth["symbol"]) == ("white", "cocktail")
         read = _on(truth, dice)
         assert [(d.color, d.symbol) for d in read] == [("white", "cocktail")], read
+
+
+def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
+    # A printed mat under mixed lamps: through the correction the dice say the lamp needs, one
+    # die more reads surely, but the mat's yellow letters turn white and two more of them are
+    # taken for dice that cannot be read. The frame is read as it is.
+    scene = random_scene(93, style="classic")
+    assert (scene.table, scene.light.kind) == ("playmat", "mixed")
+    image, labels = render(scene)
+    profile = taught_on_renders("classic")
+    plain, _, plain_sure = _read(image, profile)
+    gains = lamp_gains(image, [(d.color, d.center, d.size) for d in plain_sure], profile.rim_colors,
+                       exposure_gain(image))
+    assert gains is not None
+    corrected, _, corrected_sure = _read(reader_lit(image, gains), profile)
+    unread = [sum(d.symbol is None for d in dice) for dice in (plain, corrected)]
+    assert len(corrected_sure) == len(plain_sure) + 1 and unread[1] == unread[0] + 2, (unread, len(plain_sure))
+    dice, lamp = read_under_lamp(image, profile)
+    assert lamp is None
+    score = score_image([d.to_json() for d in dice], labels["dice"])
+    assert score.errors == 1 and score.phantoms == 1, score

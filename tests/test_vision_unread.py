@@ -91,7 +91,9 @@ def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces
     # (106 px against the frame's 80), so the faces lie under TWO_FACES of that side apart, as a
     # cocked die's two faces do, and both dice were merged away. In the frame's own die size they
     # lie farther apart than a cocked die's faces ever do: two dice, each asked of the player.
-    # Beside an unread white die, a white gavel read surely stays sure.
+    # Two touching white dice (classic scene 191) stay two dice read surely: the gavel, and the
+    # finger beside it, whose face, read from its blob a tenth too big, was doubtful (see
+    # `vision.reader._read_at_best_scale`).
     profile = taught_on_renders("classic")
     image, _ = render(random_scene(101, style="classic"))
     dice = read_frame(image, profile)
@@ -101,7 +103,7 @@ def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces
     image, _ = render(random_scene(191, style="classic"))
     dice = read_frame(image, profile)
     finger = [d for d in dice if math.dist(d.center, (534.7, 832.8)) < 32.0]
-    assert [d.color for d in finger] == ["white"] and finger[0].confidence < 0.5, finger
+    assert [(d.color, d.symbol) for d in finger] == [("white", "finger")] and finger[0].confidence >= 0.5, finger
     gavel = [d for d in dice if math.dist(d.center, (600.2, 819.4)) < 32.0]
     assert [(d.color, d.symbol) for d in gavel] == [("white", "gavel")] and gavel[0].confidence >= 0.5, gavel
 
