@@ -732,13 +732,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
             cap = min(cap, NULL_SYMBOL_CONFIDENCE)
         confidence = min(confidence, cap)
-        # Print on the table (a letter, a numeral) read surely as a face. Not for a blob the rim
-        # recolored: a washed-out face shades from white to its color, which the window counts
-        # as paint (a red die so read at a camera nearer than at teaching carried 2.5 times a
-        # finger's most).
-        print_checked = candidate.color == look.blob_color
-        if confidence >= 0.5 and print_checked and \
-                carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile):
+        if confidence >= 0.5 and _reads_as_print(frame_bgr, look, reading, symbol, profile):
             continue
         strictly = confidence
         if candidate.no_blob and reading.best_score < FAINT_SURE:
@@ -751,8 +745,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
                 confidence = min(confidence, cap)
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
             eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
-            if eased >= 0.5 and not (print_checked and
-                                     carries_too_much_ink(frame_bgr, reading, symbol, candidate.color, profile)):
+            if eased >= 0.5 and not _reads_as_print(frame_bgr, look, reading, symbol, profile):
                 confidence = eased  # (see SQUARE_SCORE_SLACK)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
@@ -886,6 +879,16 @@ def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: st
     return strong_ink_share(ink_map(window)) > INK_OVER * limit
 
 
+def _reads_as_print(frame_bgr: np.ndarray, look: Look, reading: FaceReading, symbol: str | None,
+                    profile: Profile) -> bool:
+    """Whether `look`'s face, read as `symbol` (`reading`), is print on the table, a letter or
+    a numeral (see `carries_too_much_ink`). Not for a blob the rim recolored: a washed-out face
+    shades from white to its color, which the window counts as paint (a red die so read at a
+    camera nearer than at teaching carried 2.5 times a finger's most)."""
+    return look.candidate.color == look.blob_color and \
+        carries_too_much_ink(frame_bgr, reading, symbol, look.candidate.color, profile)
+
+
 def _read_twice(dice: list[Die]) -> list[Die]:
     """The dice of `dice` that another of its dice, of their color, was read at (within
     SAME_PLACE sides): two long blobs of one die. A leaning die's blob, too big for one die, is
@@ -953,26 +956,22 @@ def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usu
     if profile.calibration.plausibility.probability(candidate_features(look, profile)) < 0.5:
         return look  # the die-or-not model doubts it: a better fit somewhere is no die's
     templates = profile.templates_for(look.candidate.color)
-
-    def fitted(step: float) -> tuple[tuple[tuple[float, float], float, Match, float], float]:
-        return _refine(frame_bgr, reading.center, reading.size * step, templates, reading.angle), reading.size * step
-
-    best = max((fitted(step) for step in SCALE_STEPS), key=lambda refined: refined[0][1])
-    if best[0][1] <= reading.best_score:
+    fits = {step: _refine(frame_bgr, reading.center, reading.size * step, templates, reading.angle)
+            for step in SCALE_STEPS}
+    step = max(fits, key=lambda s: fits[s][1])  # (center, score, match, angle)
+    size = reading.size * step
+    if fits[step][1] <= reading.best_score or size < SCALED_AT_LEAST * usual:
         return look
-    if best[1] < SCALED_AT_LEAST * usual:
-        return look
-    again = _face_reading(*best)
+    again = _face_reading(fits[step], size)
     if again.tilt_gain > SCALED_TILT:
         return look
     outline = _outline(frame_bgr, again)
     if outline[0] < SCALED_OUTLINE and \
             cocked_shape(reading, symbol_confidence(reading, profile.calibration), look.candidate.aspect):
         return look
-    if look.candidate.color == look.blob_color and \
-            carries_too_much_ink(frame_bgr, again, again.best_symbol, look.candidate.color, profile):
+    if _reads_as_print(frame_bgr, look, again, again.best_symbol, profile):
         # Its window at the new size holds more paint than a die's face does: the reading
-        # stays as doubtful as it was, not dropped as print (see `carries_too_much_ink`).
+        # stays as doubtful as it was, not dropped as print.
         return look
     return dataclasses.replace(look, reading=again, outline=outline)
 
