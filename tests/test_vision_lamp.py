@@ -131,7 +131,7 @@ def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
 
 def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
     # A printed mat under mixed lamps: through the correction the dice say the lamp needs, one
-    # die more reads surely, but the mat's yellow letters turn white and two more of them are
+    # die more reads surely, but the mat's yellow letters turn white and two or more of them are
     # taken for dice that cannot be read. The frame is read as it is.
     scene = random_scene(93, style="classic")
     assert (scene.table, scene.light.kind) == ("playmat", "mixed")
@@ -143,8 +143,8 @@ def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
     assert gains is not None
     corrected, _, corrected_sure = _read(reader_lit(image, gains), profile)
     unread = [sum(d.symbol is None for d in dice) for dice in (plain, corrected)]
-    assert len(corrected_sure) == len(plain_sure) + 1 and unread[1] == unread[0] + 2, (unread, len(plain_sure))
+    assert len(corrected_sure) == len(plain_sure) + 1 and unread[1] - unread[0] >= 2, (unread, len(plain_sure))
     dice, lamp = read_under_lamp(image, profile)
     assert lamp is None
     score = score_image([d.to_json() for d in dice], labels["dice"])
-    assert score.errors == 1 and score.phantoms == 1, score
+    assert score.errors == 0, score  # nor is a letter of the plain frame taken for a die (see FACELESS_PAST_DIE)

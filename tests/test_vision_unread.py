@@ -12,7 +12,8 @@ import pytest
 from vision.detect import find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
-from vision.reader import FaceReading, read_frame, typical_face_size, unread_die
+from vision import reader
+from vision.reader import Die, FaceReading, read_frame, typical_face_size, unread_die
 from vision.render import random_scene, render
 from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
@@ -146,6 +147,48 @@ def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, cen
     assert not [d for d in dice if math.dist(d.center, center) < 40.0], dice
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.phantoms == 0, score  # it was each frame's one phantom
+
+
+# The corner of a white card printed with lines of text, on blue cloth and on blue felt (classic
+# scenes): its lines run on past where a die's outline ends nearly as strongly as along it (under
+# RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it.
+@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0))],
+                         ids=["card on cloth", "card on felt"])
+def test_print_amid_its_own_color_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(seed, style="classic"))
+    assert all(math.dist(center, label["center"]) > label["size"] for label in labels["dice"])
+
+    def near(dice: list) -> list:
+        return [d for d in dice if math.dist(d.center, center) < 40.0]
+
+    dice = read_frame(image, profile)
+    assert not near(dice), dice
+    assert score_image([d.to_json() for d in dice], labels["dice"]).phantoms == 0
+    # Without that bar it was reported as a white die seen but not read.
+    monkeypatch.setattr(reader, "FACELESS_PAST_DIE", math.inf)
+    assert [(d.color, d.symbol) for d in near(read_frame(image, profile))] == [("white", None)]
+
+
+def test_a_die_on_a_printed_card_is_not_taken_for_print() -> None:
+    # Box C's blue die on a black card printed with a white star and lettering: the card's
+    # edges and print run on past the die, and with some teachings of four images its face
+    # matched no symbol well and it was reported unread. The card around it is not blue.
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "printed-mat" / "c_test_010.jpg"))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1525.0, 904.0)))
+    assert label["color"] == "blue" and math.dist(label["center"], (1525.0, 904.0)) < 5.0
+    profile = taught("photoreal-c")
+    dice = read_frame(image, profile)
+    unread = Die("blue", None, (float(label["center"][0]), float(label["center"][1])), float(label["size"]), 0.3)
+    others = [d for d in dice if math.dist(d.center, unread.center) > label["size"] / 2] + [unread]
+    gain = exposure_gain(image)
+    assert not reader._runs_past_die(image, unread, others, profile, gain)
+    # Only the ring of the die's color around it tells it from print: its outline runs on and
+    # its face, read where the label puts it, matches under the bar.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reader, "FACELESS_AMID", -1.0)
+        assert reader._runs_past_die(image, unread, others, profile, gain)
 
 
 def test_ink_share_tells_a_plain_patch_from_a_painted_one() -> None:
