@@ -200,6 +200,20 @@ UNREAD_FACE, UNREAD_FACE_FILL = (0.35, 0.07), 0.70
 UNREAD_OUTLINE = 30.0
 LEARNT_UNREAD_RIM = 3.0
 LEARNT_UNREAD_SHIFT = 0.3
+# ... and so is one the die-or-not model rejects (a cocked die's nearer face matches poorly and
+# its window has no blob to vouch for its shape), when its face matches some symbol at least a
+# little (REJECTED_FIND_MATCH: a palm, a chip, a patch of cloth match none), another die's face
+# lies LEANS_ON sides from it (a cocked die leans on another die), its outline steps at least
+# REJECTED_FIND_OUTLINE on its weakest side and its rim passes a blob's bar (UNREAD_RIM, not
+# LEARNT_UNREAD_RIM: the finder's verdict was overruled). Renderer, 300 scenes per style: errors
+# 366 -> 336 (missed 191 -> 158, phantoms 78 -> 81), cocked dice null or flagged 822 -> 847;
+# box C's 70 four-image teachings: 394 -> 392 (missed 105 -> 96, phantoms 93 -> 100). Any such
+# find: 415 and 403 (phantoms 172 and 112); of the finds it added on the renderer, offline, 47
+# dice and 9 phantoms had a die so near, 49 and 22 with no neighbour needed; with
+# LEARNT_UNREAD_RIM, 327 and 397 (box C: a dark red card with cream letters beside a white die
+# taken for a red die); with UNREAD_OUTLINE (30), 335 and 392, but box C taught on 8 took the
+# cream star of that card for a white die (its outline stepped 37 on two sides, 270 on two).
+REJECTED_FIND_MATCH, LEANS_ON, REJECTED_FIND_OUTLINE = 0.2, (0.5, 2.0), 45.0
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 # A face read surely with more than this many times the most paint its symbol showed in
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
@@ -699,8 +713,11 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             continue  # no die of this box has a rim of that color: table art, a token
         if not is_die:
             # A die-colored, painted, one-die blob is a die we cannot read.
-            unread = None if candidate.standing_out or look.outline[0] < UNREAD_OUTLINE else \
-                unread_die(frame_bgr, candidate, profile, gain, typical, reading)
+            if candidate.learnt:
+                unread = _rejected_find_unread(look, placed)
+            else:
+                unread = None if candidate.standing_out or look.outline[0] < UNREAD_OUTLINE else \
+                    unread_die(frame_bgr, candidate, profile, gain, typical, reading)
             if unread is not None:
                 found.append((0.0, unread, unread.center))
             continue
@@ -716,10 +733,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # The learnt finder judged it a die: one seen but not read (cocked, or a white one on
             # a light table) is asked of the player (renderer, 400 scenes: 176 -> 134 errors,
             # missed 111 -> 63; box C's 70 four-image teachings: 484 -> 473, missed 156 -> 133).
-            if look.rim_distance is not None and look.rim_distance <= LEARNT_UNREAD_RIM and \
-                    look.outline[0] >= UNREAD_OUTLINE and \
-                    math.dist(reading.center, candidate.center) <= LEARNT_UNREAD_SHIFT * reading.size:
-                unread = Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE)
+            unread = _learnt_unread(look)
+            if unread is not None:
                 found.append((0.0, unread, center))
             continue
         if candidate.standing_out and (symbol is None or confidence < 0.5):
@@ -774,6 +789,31 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     strictly_sure = [is_sure for is_sure, keep in zip(strictly_sure, kept) if keep]
     dice = [die for die, keep in zip(dice, kept) if keep]
     return dice, rims, [die for die, is_sure in zip(dice, strictly_sure) if is_sure]
+
+
+def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM) -> Die | None:
+    """What the learnt die finder found (`look`), as a die seen but not read, when its rim is
+    its color's (within `rim_limit`), its outline steps on every side and the face matched lies
+    where the finder found the die (see LEARNT_UNREAD_RIM); else None."""
+    reading, candidate = look.reading, look.candidate
+    if look.rim_distance is not None and look.rim_distance <= rim_limit and \
+            look.outline[0] >= UNREAD_OUTLINE and \
+            math.dist(reading.center, candidate.center) <= LEARNT_UNREAD_SHIFT * reading.size:
+        center = (float(reading.center[0]), float(reading.center[1]))
+        return Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE)
+    return None
+
+
+def _rejected_find_unread(look: Look, placed: list[tuple[float, float]]) -> Die | None:
+    """What the learnt die finder found but the die-or-not model rejected (`look`), as a die
+    seen but not read (see REJECTED_FIND_MATCH), or None. `placed`: the faces of the frame's
+    dice as far as known."""
+    reading = look.reading
+    near, far = LEANS_ON
+    if reading.best_score < REJECTED_FIND_MATCH or look.outline[0] < REJECTED_FIND_OUTLINE or \
+            not any(near * reading.size < math.dist(at, reading.center) <= far * reading.size for at in placed):
+        return None
+    return _learnt_unread(look, UNREAD_RIM)
 
 
 def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[Look], profile: Profile,
