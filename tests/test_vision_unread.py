@@ -149,11 +149,12 @@ def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, cen
     assert score.phantoms == 0, score  # it was each frame's one phantom
 
 
-# The corner of a white card printed with lines of text, on blue cloth and on blue felt (classic
-# scenes): its lines run on past where a die's outline ends nearly as strongly as along it (under
-# RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it.
-@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0))],
-                         ids=["card on cloth", "card on felt"])
+# The corner of a white card printed with lines of text, on blue cloth, on blue felt and on green
+# felt (classic scenes): its lines run on past where a die's outline ends nearly as strongly as
+# along it (under RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it. On
+# green felt the card was taken for two unread dice, each on the side where the other's lines run.
+@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0)), (176, (289.0, 215.0))],
+                         ids=["card on cloth", "card on felt", "card read twice"])
 def test_print_amid_its_own_color_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     profile = taught_on_renders("classic")
