@@ -1139,10 +1139,10 @@ def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ga
             not low <= candidate.side / profile.blob_side_ratio / typical_size <= high:
         return None
     rim = rim_chroma(frame_bgr, candidate.center, typical_size, gain)
-    surround = surround_chromas(frame_bgr, candidate.center, typical_size, gain)
-    if rim is None or surround is None or profile.rim_colors.distances(rim, candidate.color) > UNREAD_RIM:
+    amid = _own_color_around(frame_bgr, candidate.center, typical_size, candidate.color, profile, gain)
+    if rim is None or amid is None or profile.rim_colors.distances(rim, candidate.color) > UNREAD_RIM:
         return None
-    if np.mean(profile.rim_colors.distances(surround, candidate.color) < UNREAD_NEAR) > UNREAD_SURROUND:
+    if amid > UNREAD_SURROUND:
         return None
     angle = face_angle(frame_bgr, candidate.center, typical_size)
     window = face_window(frame_bgr, candidate.center, typical_size, angle)
@@ -1150,6 +1150,20 @@ def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ga
         return None
     return Die(candidate.color, None, (float(candidate.center[0]), float(candidate.center[1])), float(typical_size),
                NULL_SYMBOL_CONFIDENCE)
+
+
+def _own_color_around(frame_bgr: np.ndarray, center: tuple[float, float], size: float, color: str,
+                      profile: Profile, gain: float) -> float | None:
+    """The share of the ring just outside a die of `color` (`size` wide at `center`) whose
+    chroma lies within UNREAD_NEAR of that color's rims, or None (no rim colors taught, too
+    little of the ring in the frame): a piece of card or cloth of a die's color has more of it
+    around it, a die little."""
+    if profile.rim_colors is None:
+        return None
+    surround = surround_chromas(frame_bgr, center, size, gain)
+    if surround is None:
+        return None
+    return float(np.mean(profile.rim_colors.distances(surround, color) < UNREAD_NEAR))
 
 
 def _unread_middle(die: Die, candidate: Candidate) -> tuple[float, float]:
@@ -1216,23 +1230,17 @@ def _runs_past_die(frame_bgr: np.ndarray, die: Die, dice: list[Die], profile: Pr
     runs on past where any die's ends (see RUNS_PAST_DIE), or a little less strongly where
     its color runs on around it too and no die's face lies there (see FACELESS_PAST_DIE).
     `gain` is the frame's exposure gain."""
-    angle = face_angle(frame_bgr, die.center, die.size)
+    edges = edges_past_face(frame_bgr, die.center, die.size, face_angle(frame_bgr, die.center, die.size), PAST_DIE)
     others = [other.center for other in dice if other is not die]
-    strength = _runs_on(frame_bgr, die.center, die.size, angle, others, PAST_DIE, NEIGHBOUR_PAST_DIE)
-    if strength >= RUNS_PAST_DIE:
+    if _strongest_free(edges, die.center, die.size, others, NEIGHBOUR_PAST_DIE) >= RUNS_PAST_DIE:
         return True
-    if profile.rim_colors is None:
-        return False
     # Other unread dice may be print themselves (a card's lines make several): only dice read
     # with a symbol say where a side's outline runs into another die.
     read = [other.center for other in dice if other is not die and other.symbol is not None]
-    if len(read) < len(others):
-        strength = _runs_on(frame_bgr, die.center, die.size, angle, read, PAST_DIE, NEIGHBOUR_PAST_DIE)
-    if strength < FACELESS_PAST_DIE:
+    if _strongest_free(edges, die.center, die.size, read, NEIGHBOUR_PAST_DIE) < FACELESS_PAST_DIE:
         return False
-    surround = surround_chromas(frame_bgr, die.center, die.size, gain)
-    if surround is None or \
-            np.mean(profile.rim_colors.distances(surround, die.color) < UNREAD_NEAR) <= FACELESS_AMID:
+    amid = _own_color_around(frame_bgr, die.center, die.size, die.color, profile, gain)
+    if amid is None or amid <= FACELESS_AMID:
         return False
     reading = _face_reading(_refine(frame_bgr, die.center, die.size, profile.templates_for(die.color)), die.size)
     return reading.best_score < FACELESS_MATCH and \
@@ -1246,9 +1254,16 @@ def _runs_on(frame_bgr: np.ndarray, center: tuple[float, float], size: float, an
     `center` runs on `past` sides out (see `vision.outline.edges_past_face`), on the side where
     it does most among those where no other die lies: no center of `others` within `neighbour`
     (sides along the way out, and at most sides aside of it)."""
+    return _strongest_free(edges_past_face(frame_bgr, center, size, angle, past), center, size, others, neighbour)
+
+
+def _strongest_free(edges: list[tuple[tuple[float, float], float]], center: tuple[float, float], size: float,
+                    others: list[tuple[float, float]], neighbour: tuple[tuple[float, float], float]) -> float:
+    """The strongest of `edges` (`vision.outline.edges_past_face` of the face `size` wide at
+    `center`) on a side where no center of `others` lies within `neighbour` (see `_runs_on`)."""
     (near, far), beside = neighbour
     free = [0.0]
-    for (ux, uy), strength in edges_past_face(frame_bgr, center, size, angle, past):
+    for (ux, uy), strength in edges:
         occupied = False
         for x, y in others:
             dx, dy = (x - center[0]) / size, (y - center[1]) / size
