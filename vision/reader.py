@@ -93,8 +93,11 @@ NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE = (0.3, 1.6), 0.8
 # way out (FORESHORTENED across) matches at least SECOND_FACE[1], SECOND_FACE[2] sides out. A
 # flat die's neighbour lies a side or more from its face, where no foreshortened face fits. 100
 # renderer scenes per style, on the dice read surely: of 23 cocked, 13 found; of 1074 flat (every
-# 4th scene) none (at 0.6, 14 and 5: flat dice touching a die the reader missed). Box C's
-# cocked dice lean 29-39 degrees and show their second face dark and narrow: none is found.
+# 4th scene) none (at 0.6, 14 and 5: flat dice touching a die the reader missed). 300 scenes
+# per style: errors 326 -> 285, cocked dice read surely 75 -> 34, 2 flat dice made unread. Box C's
+# cocked dice lean 29-39 degrees and show their second face dark and narrow: none is found (its
+# 70 four-image teachings: errors 392, as before; 3 flat dice more asked). Counting a die more
+# than 1.1-1.4 sides out as no neighbour of a second face: 2 cocked dice more for 4-8 flat ones.
 SECOND_FACE = (0.2, 0.7, 0.7)
 # A flat die beside a neighbour or its shade makes an oblong blob too, and a squashed template
 # may fit its face nearly as well as an upright one: the cocked rule's face that fits a squashed
