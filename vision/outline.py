@@ -85,10 +85,10 @@ _LINE = (int(SIDE_LINE[0] * EDGE_PX), int(SIDE_LINE[1] * EDGE_PX))
 def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
                     angle: float, past: tuple[float, float] = PAST_FACE) -> list[tuple[tuple[float, float], float]]:
     """How far a die's outline runs on past each side of its top face: for each side, the way
-    out of the face across it (a unit vector in the frame) and how strongly the two sides next
-    to it step on past it, `past` sides out (PAST_FACE: over a cocked die's second face;
-    PAST_DIE: beyond any die), over how strongly they step along the face (the weaker side of
-    the two each time).
+    out of the face across it (a unit vector in the frame; down and up the face turned by
+    `angle` first, then right and left) and how strongly the two sides next to it step on past
+    it, `past` sides out (PAST_FACE: over a cocked die's second face; PAST_DIE: beyond any die),
+    over how strongly they step along the face (the weaker side of the two each time).
 
     A cocked die's face lies next to its second face: its outline runs on over that face, a
     flat die's stops at its side and shade. A neighbour's outline runs on too, so the caller

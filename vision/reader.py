@@ -794,8 +794,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
         if symbol is not None and confidence >= 0.5:
             faces[id(die)] = reading
-        if symbol is not None and confidence >= 0.5 and candidate.aspect > COCKED_ASPECT:
-            leaning[id(die)] = (reading, candidate)
+            if candidate.aspect > COCKED_ASPECT:
+                leaning[id(die)] = (reading, candidate)
         if symbol is not None and strictly >= 0.5:
             strict.append(die)
     found.extend((0.0, die, die.center) for die in _read_twice(long_unclear))
@@ -1217,7 +1217,8 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     run_on, match_at_least, apart = SECOND_FACE
     others = [other.center for other in dice if other is not die]
     edges = edges_past_face(frame_bgr, reading.center, reading.size, reading.angle, PAST_FACE)
-    # The first two ways cross the face's rows: a face beyond is foreshortened down them.
+    # The first two ways run down and up the face's columns (see `edges_past_face`): a face
+    # beyond them is foreshortened down its columns, which the window takes in when turned.
     free = [(strength, way, 90.0 if i < 2 else 0.0) for i, (way, strength) in enumerate(edges)
             if strength >= run_on and not _occupied(way, reading.center, reading.size, others,
                                                      (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
