@@ -256,9 +256,10 @@ LEARNT_MATCH = 0.7
 RELEARN_SIZES = (0.9, 1.1)
 # ... but not when the die-or-not model gives the find less than this: mat print, a chip or a
 # shadow, whose reading no start around it changes. Over 600 renderer scenes and every fifth of
-# box C's four-image teachings, 383 finds scored under 0.3 and none was read differently again;
-# of 147 at 0.3-0.5 one was (0.34: bold scene 16's blue die on a card). 2 ms on the 24-dice
-# frame, whose gold star on a dark mat (0.23) was read from seven starts for nothing.
+# box C's four-image teachings, 383 finds scored under 0.3: read again, one moved, onto nothing
+# the model took for a die, and no die was found or lost; of 179 at 0.3-0.5 one became a die
+# (0.34: bold scene 16's blue die on a card). 2 ms on the 24-dice frame, whose gold star on a
+# dark mat (0.23) was read from seven starts for nothing.
 RELEARN_PLAUSIBLE = 0.3
 # Such a die is read surely only when its face matches this well: a cocked die, whose
 # foreshortened face no blob's shape betrays here, matched at 0.84-0.92 (renderer, 400 scenes:
