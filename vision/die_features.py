@@ -128,8 +128,8 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
     c4, s4 = c2 * c2 - s2 * s2, 2 * c2 * s2  # m^4 e^{4i theta}
     m = np.sqrt(m2)
     c4, s4 = c4 / (m2 * m), s4 / (m2 * m)
-    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
-    d = np.hypot(xx - (x - max(0, x0)), yy - (y - max(0, y0))) / side
+    # Distances from (x, y) by broadcasting a row against a column: no full grids of indices.
+    d = np.hypot(np.arange(crop.shape[1]) - (x - max(0, x0)), (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
     disc, rim = d < 0.78, (d > 0.32) & (d < 0.78)
     def harmonic(mask: np.ndarray) -> float:
         total = float(m[mask].sum()) + 1e-3

@@ -60,8 +60,12 @@ def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     """The BGR pixels (N, 3) of a band around a face (inner and outer radius in face sides),
     or None when too little of it lies in the frame."""
     dy, dx = _band_offsets(int(round(size)), band)
-    ys, xs = dy + int(round(center[1])), dx + int(round(center[0]))
+    cy, cx = int(round(center[1])), int(round(center[0]))
     height, width = frame_bgr.shape[:2]
+    reach = int(math.ceil(band[1] * int(round(size))))  # as far as `_band_offsets` reaches
+    if reach <= cy < height - reach and reach <= cx < width - reach and len(dy) >= MIN_PIXELS:
+        return frame_bgr[dy + cy, dx + cx]  # the whole band in the frame (nearly every die)
+    ys, xs = dy + cy, dx + cx
     inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
     if np.count_nonzero(inside) < MIN_PIXELS:
         return None
