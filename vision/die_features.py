@@ -129,7 +129,8 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
     m = np.sqrt(m2)
     c4, s4 = c4 / (m2 * m), s4 / (m2 * m)
     # Distances from (x, y) by broadcasting a row against a column: no full grids of indices.
-    d = np.hypot(np.arange(crop.shape[1]) - (x - max(0, x0)), (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
+    d = np.hypot(np.arange(crop.shape[1]) - (x - max(0, x0)),
+                 (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
     disc, rim = d < 0.78, (d > 0.32) & (d < 0.78)
     def harmonic(mask: np.ndarray) -> float:
         total = float(m[mask].sum()) + 1e-3

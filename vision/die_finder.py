@@ -322,6 +322,13 @@ def _window(pooled: np.ndarray, r: int, c: int) -> np.ndarray:
     return pooled[r:r + WINDOW, c:c + WINDOW].reshape(-1)
 
 
+def _windows(pooled: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """`_window` for every top-left cell (rows[i], cols[i]), one row each, gathered at once."""
+    cells = np.arange(WINDOW)
+    gathered = pooled[rows[:, None, None] + cells[None, :, None], cols[:, None, None] + cells[None, None, :]]
+    return gathered.reshape(len(rows), -1)
+
+
 def _adam_fit(params: list[np.ndarray], grad_fn, iters: int, lr: float) -> None:
     """Minimise in place with Adam; grad_fn(params) returns the gradients."""
     m = [np.zeros_like(p) for p in params]
@@ -616,9 +623,7 @@ def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_
         across, down = (cols + dc + half) * level.cell_x, (rows + dr + half) * level.cell_y
         found += zip((across / base.scale - 0.5).tolist(), (down / base.scale - 0.5).tolist(), [side] * len(peaks))
         spots += [(base, x, y, side * base.scale) for x, y in zip(across.tolist(), down.tolist())]
-        cells = np.arange(WINDOW)
-        windows.append(level.pooled[rows[:, None, None] + cells[None, :, None],
-                                    cols[:, None, None] + cells[None, None, :]].reshape(len(peaks), -1))
+        windows.append(_windows(level.pooled, rows, cols))
     if not found:
         return []
     # Shape features cost a crop each: look only at peaks the windows alone leave in doubt.
