@@ -59,10 +59,9 @@ def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
                 band: tuple[float, float] = BAND) -> np.ndarray | None:
     """The BGR pixels (N, 3) of a band around a face (inner and outer radius in face sides),
     or None when too little of it lies in the frame."""
-    dy, dx = _band_offsets(int(round(size)), band)
+    dy, dx, reach = _band_offsets(int(round(size)), band)
     cy, cx = int(round(center[1])), int(round(center[0]))
     height, width = frame_bgr.shape[:2]
-    reach = int(math.ceil(band[1] * int(round(size))))  # as far as `_band_offsets` reaches
     if reach <= cy < height - reach and reach <= cx < width - reach and len(dy) >= MIN_PIXELS:
         return frame_bgr[dy + cy, dx + cx]  # the whole band in the frame (nearly every die)
     ys, xs = dy + cy, dx + cx
@@ -96,12 +95,12 @@ def _chromas(pixels: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
 
 
-_OFFSETS: dict[tuple[int, tuple[float, float]], tuple[np.ndarray, np.ndarray]] = {}
+_OFFSETS: dict[tuple[int, tuple[float, float]], tuple[np.ndarray, np.ndarray, int]] = {}
 
 
-def _band_offsets(size: int, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+def _band_offsets(size: int, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:
     """Pixel offsets (dy, dx) of a band (inner and outer radius in face sides) around a die's
-    center, for a face side of `size` pixels."""
+    center, for a face side of `size` pixels, and how far they reach at most either way."""
     key = (size, band)
     if key not in _OFFSETS:
         if len(_OFFSETS) > 256:
@@ -112,7 +111,7 @@ def _band_offsets(size: int, band: tuple[float, float]) -> tuple[np.ndarray, np.
         inside = (radius >= band[0]) & (radius < band[1])
         dy, dx = dy[inside], dx[inside]
         step = max(1, len(dy) // MAX_BAND_PIXELS)  # a big die's band holds far more than needed
-        _OFFSETS[key] = (dy[::step], dx[::step])
+        _OFFSETS[key] = (dy[::step], dx[::step], reach)
     return _OFFSETS[key]
 
 
