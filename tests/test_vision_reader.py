@@ -578,10 +578,8 @@ def test_what_the_finder_found_and_the_die_or_not_model_doubts_is_not_read_again
     dice = read_frame(image, profile)
     at_star = [look for look in found if math.dist(look.candidate.center, star) < 20.0]
     assert at_star and at_star[0].reading.best_score < reader.FAINT_SURE
-    plausibility = profile.calibration.plausibility
-    assert plausibility.probability(reader.candidate_features(at_star[0], profile)) < reader.RELEARN_PLAUSIBLE
-    assert all(plausibility.probability(reader.candidate_features(look, profile)) >= reader.RELEARN_PLAUSIBLE
-               for look in again)
+    assert reader._die_probability(at_star[0], profile) < reader.RELEARN_PLAUSIBLE
+    assert all(reader._die_probability(look, profile) >= reader.RELEARN_PLAUSIBLE for look in again)
     assert not any(math.dist(d.center, star) < 40.0 for d in dice)
 
 

@@ -874,7 +874,7 @@ def _read_apart(frame_bgr: np.ndarray, candidates: list[Candidate], taken: list[
         if all(math.dist(candidate.center, center) > FAINT_AWAY * size for center in taken):
             look = read_candidate(frame_bgr, candidate, profile, gain, size)
             if candidate.learnt and look.reading.best_score < FAINT_SURE and \
-                    profile.calibration.plausibility.probability(candidate_features(look, profile)) >= RELEARN_PLAUSIBLE:
+                    _die_probability(look, profile) >= RELEARN_PLAUSIBLE:
                 look = _read_learnt_again(frame_bgr, look, profile, gain, size, taken)
             found.append(look)
             if _plausible(look, profile):
@@ -981,10 +981,15 @@ def _read_twice(dice: list[Die]) -> list[Die]:
             if any(other.color == die.color and _sides_apart(die, other) <= SAME_PLACE for other in dice[i + 1:])]
 
 
+def _die_probability(look: Look, profile: Profile) -> float:
+    """How likely the die-or-not model finds it that `look` is a die."""
+    return profile.calibration.plausibility.probability(candidate_features(look, profile))
+
+
 def _plausible(look: Look, profile: Profile) -> bool:
     """Whether the die-or-not model takes the blob for a die; a face that reads clearly is a
     die, however its blob is shaped, unless the model finds the blob absurd for one."""
-    probability = profile.calibration.plausibility.probability(candidate_features(look, profile))
+    probability = _die_probability(look, profile)
     if probability >= 0.5:
         return True
     return probability >= CLEAR_FACE_AT_LEAST and \
@@ -1035,7 +1040,7 @@ def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usu
     if look.candidate.aspect > SCALED_ASPECT or reading.best_score < profile.calibration.min_score or \
             _sure(look, profile):
         return look
-    if profile.calibration.plausibility.probability(candidate_features(look, profile)) < 0.5:
+    if _die_probability(look, profile) < 0.5:
         return look  # the die-or-not model doubts it: a better fit somewhere is no die's
     templates = profile.templates_for(look.candidate.color)
     fits = {step: _refine(frame_bgr, reading.center, reading.size * step, templates, reading.angle)
@@ -1076,7 +1081,7 @@ def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: floa
     """
     candidate, reading = look.candidate, look.reading
     if not RETRY_FROM <= reading.best_score < AROUND_BELOW or _sure(look, profile) or \
-            profile.calibration.plausibility.probability(candidate_features(look, profile)) < RETRY_PLAUSIBLE:
+            _die_probability(look, profile) < RETRY_PLAUSIBLE:
         return look
     templates = profile.templates_for(candidate.color)
     (center, score, _, _), _ = _best_refined(frame_bgr, _starts_around(candidate.center, [reading.size]), templates)
