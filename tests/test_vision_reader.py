@@ -22,6 +22,7 @@ from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_
                            symbol_confidence, symbol_reading, too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
 from vision.scoring import score_image
+from vision.symbols import TEMPLATE_PX, face_window, ink_map, inner, strong_face_ink_share, strong_ink_share
 from vision.teach import teach
 
 from vision_support import FIXTURES, images, read_and_score, taught, taught_on_four, taught_on_renders
@@ -348,6 +349,31 @@ def test_a_numeral_of_the_mat_that_reads_as_a_symbol_is_no_die() -> None:
     assert not [d for d in dice if math.dist(d.center, other) < 40.0], dice
     # The frame's dice, read surely, carry no more paint than their symbols did in teaching.
     assert score_image([d.to_json() for d in dice], labels["dice"]).missed == 0
+
+
+def test_a_face_is_weighed_for_print_on_the_pixels_its_symbol_matched() -> None:
+    # How much paint a face read surely carries is weighed on the face's pixels where its
+    # symbol matched, kept from the match: they are what a window cut again at the reading
+    # holds (to within the interpolation's last level), so the weight is the one that window
+    # gave, without cutting it (45 us a die).
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(3, style="classic"))
+    candidates = find_candidates(image, profile.color_model, profile.die_sizes, profile.blob_side_ratio,
+                                 profile.contrast_range)
+    weighed = 0
+    for die in labels["dice"]:
+        if die["symbol"] is None:
+            continue
+        candidate = min(candidates, key=lambda c: math.dist(c.center, die["center"]))
+        reading = read_face(image, candidate, profile)
+        if math.dist(reading.center, die["center"]) > die["size"] / 4:
+            continue
+        window = face_window(image, reading.center, reading.size, reading.angle)
+        assert reading.face.shape == (TEMPLATE_PX, TEMPLATE_PX, 3)
+        assert np.abs(reading.face - inner(window)).max() <= 1.0
+        assert strong_face_ink_share(reading.face) == pytest.approx(strong_ink_share(ink_map(window)), abs=0.01)
+        weighed += 1
+    assert weighed >= 10
 
 
 def test_a_face_in_a_lamps_glare_is_not_taken_for_print() -> None:

@@ -20,8 +20,8 @@ from .outline import PAST_DIE, PAST_FACE, edges_past_face, side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
-from .symbols import (FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match,
-                      strong_ink_share)
+from .symbols import (FACE_PX, TEMPLATE_PX, TILTED, WINDOW_PX, Match, face_angle, face_window, ink_key, ink_map,
+                      ink_share, match, strong_face_ink_share, strong_ink_share)
 
 LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
@@ -316,6 +316,9 @@ class FaceReading:
     margin: float  # best score minus the best score of any other symbol
     tilt_gain: float  # how much better a cocked die's squashed face fits than an upright one
     angle: float  # the turn of the face's edges, degrees
+    # The face's pixels (BGR, TEMPLATE_PX square) where its symbol matched best, which say how
+    # much paint it carries without cutting its window again.
+    face: np.ndarray | None = dataclasses.field(default=None, compare=False, repr=False)
 
 
 def read_face(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, retry: bool = False,
@@ -349,15 +352,15 @@ def _read_face_around(frame_bgr: np.ndarray, candidate: Candidate, profile: Prof
                                         profile.templates_for(candidate.color)))
 
 
-def _face_reading(refined: tuple[tuple[float, float], float, Match, float], size: float) -> FaceReading:
+def _face_reading(refined: tuple[tuple[float, float], float, Match, float, np.ndarray], size: float) -> FaceReading:
     """A `FaceReading` from a `_refine` result and the face side it was read at."""
-    center, _, found, angle = refined
+    center, _, found, angle, face = refined
     upright = {s: v for s, v in found.scores.items() if not s.endswith(TILTED)}
     tilted = max((v for s, v in found.scores.items() if s.endswith(TILTED)), default=-1.0)
     scores = sorted(upright.values(), reverse=True)
     second = scores[1] if len(scores) > 1 else -1.0
     best_symbol = max(upright, key=upright.get)
-    return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0], angle)
+    return FaceReading(center, size, best_symbol, scores[0], scores[0] - second, tilted - scores[0], angle, face)
 
 
 @dataclass(frozen=True)
@@ -455,7 +458,7 @@ def _starts_around(center: tuple[float, float], sizes: list[float]) -> list[tupl
 
 def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float], float]],
                   templates: list[tuple[str, np.ndarray]]
-                  ) -> tuple[tuple[tuple[float, float], float, Match, float], float]:
+                  ) -> tuple[tuple[tuple[float, float], float, Match, float, np.ndarray], float]:
     """The best `_refine` over (start center, face side) pairs, with the side it was read at
     (the first of equally good ones)."""
     return max(((_refine(frame_bgr, start, side, templates), side) for start, side in starts),
@@ -464,20 +467,24 @@ def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float],
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
             templates: list[tuple[str, np.ndarray]], angle: float | None = None
-            ) -> tuple[tuple[float, float], float, Match, float]:
+            ) -> tuple[tuple[float, float], float, Match, float, np.ndarray]:
     """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
-    times; returns the face center, its best score, the match and the edges' angle. The angle
-    is measured once: recentring moves the window a few pixels, which hardly changes it (and
-    not at all when `angle` is handed in, measured already)."""
-    best_score, best_found, reading_center = -2.0, None, center
+    times; returns the face center, its best score, the match, the edges' angle and the face's
+    pixels where it matched (see `FaceReading.face`). The angle is measured once: recentring
+    moves the window a few pixels, which hardly changes it (and not at all when `angle` is
+    handed in, measured already)."""
+    best_score, best_found, reading_center, face = -2.0, None, center, None
     if angle is None:
         angle = face_angle(frame_bgr, center, size)
+    o = (WINDOW_PX - TEMPLATE_PX) // 2
     for attempt in range(MAX_ATTEMPTS):
-        window = ink_map(face_window(frame_bgr, center, size, angle))
-        found = match(window, templates)
+        window = face_window(frame_bgr, center, size, angle)
+        found = match(ink_map(window), templates)
         if attempt > 0 and max(found.scores.values()) <= best_score:
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found
+        x, y = int(found.shift[0]) + o, int(found.shift[1]) + o
+        face = window[y:y + TEMPLATE_PX, x:x + TEMPLATE_PX]
         # The best shift, from face pixels back to image pixels: the window is the image turned
         # by `angle` and scaled by FACE_PX / size, so undo both.
         turn = math.radians(angle)
@@ -488,7 +495,7 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
         reading_center = center
         if math.hypot(*found.shift) < 2.5:
             break  # the window was centered on the face already
-    return reading_center, best_score, best_found, angle
+    return reading_center, best_score, best_found, angle, face
 
 
 def symbol_confidence(reading: FaceReading, calibration: Calibration, eased: bool = False) -> float | None:
@@ -900,7 +907,7 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
     starts = [(candidate.center, size * k) for k in RELEARN_SIZES] + _starts_around(candidate.center, [size])
     angle = look.reading.angle
     start, side = max(starts, key=lambda at: _best_score(frame_bgr, at[0], at[1], templates, angle))
-    center, score, _, _ = _refine(frame_bgr, start, side, templates)
+    center, score, *_ = _refine(frame_bgr, start, side, templates)
     if score < LEARNT_MATCH or score <= look.reading.best_score:
         return look
     moved = dataclasses.replace(candidate, center=center, side=side * profile.blob_side_ratio)
@@ -957,6 +964,8 @@ def carries_too_much_ink(frame_bgr: np.ndarray, reading: FaceReading, symbol: st
     limit = profile.ink_limits.get(ink_key(symbol, color)) or profile.ink_limits.get(symbol)
     if not limit:
         return False
+    if reading.face is not None:
+        return strong_face_ink_share(reading.face) > INK_OVER * limit
     window = face_window(frame_bgr, reading.center, reading.size, reading.angle)
     return strong_ink_share(ink_map(window)) > INK_OVER * limit
 
@@ -1084,7 +1093,7 @@ def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: floa
             _die_probability(look, profile) < RETRY_PLAUSIBLE:
         return look
     templates = profile.templates_for(candidate.color)
-    (center, score, _, _), _ = _best_refined(frame_bgr, _starts_around(candidate.center, [reading.size]), templates)
+    (center, score, *_), _ = _best_refined(frame_bgr, _starts_around(candidate.center, [reading.size]), templates)
     if score <= reading.best_score:
         return look
     moved = dataclasses.replace(candidate, center=center, side=reading.size * profile.blob_side_ratio)

@@ -65,10 +65,19 @@ def _ring_mask() -> np.ndarray:
 def ink_map(window_bgr: np.ndarray) -> np.ndarray:
     """How far each pixel's color is from the face's body color: the paint, whatever its color
     and whatever the die's color (dark ink on red, red ink on white...)."""
-    o = (WINDOW_PX - TEMPLATE_PX) // 2
-    face = window_bgr[o:-o, o:-o].reshape(-1, 3)
-    body = column_medians(face)
-    difference = window_bgr - body
+    return _paint(window_bgr, inner(window_bgr))
+
+
+def face_ink(face_bgr: np.ndarray) -> np.ndarray:
+    """The ink map of a face patch (BGR, TEMPLATE_PX square) alone: what `ink_map` makes of a
+    window centered on it, the inner part (`inner`) of which it is."""
+    return _paint(face_bgr, face_bgr)
+
+
+def _paint(pixels: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """How far each of `pixels` is from the body color of `face` (its median)."""
+    body = column_medians(face.reshape(-1, 3))
+    difference = pixels - body
     squared = difference * difference
     return np.sqrt(squared[..., 0] + squared[..., 1] + squared[..., 2]).astype(np.float32)
 
@@ -81,7 +90,11 @@ def ink_share(ink: np.ndarray, share_of_peak: float = INK_SHARE_OF_PEAK) -> floa
     """Share of an ink map's inner part (see `inner`) that is paint: near 0 for a plain patch
     (a card's back, a token), a few tenths for a face with a symbol, or two faces' halves.
     `share_of_peak`: how far toward the window's strongest paint a pixel must be to count."""
-    middle = inner(ink)
+    return face_ink_share(inner(ink), share_of_peak)
+
+
+def face_ink_share(middle: np.ndarray, share_of_peak: float = INK_SHARE_OF_PEAK) -> float:
+    """`ink_share` of an ink map's inner part itself (see `face_ink`)."""
     peak = percentile(middle, 99)
     if peak < INK_LEVEL:
         return 0.0
@@ -99,6 +112,12 @@ def strong_ink_share(ink: np.ndarray) -> float:
     print taken for white dice told apart 11 times more than by `ink_share`; renderer: 4 dice
     with glare no longer taken for print; 0.6 measured about the same, 0.7 lost dice)."""
     return ink_share(ink, STRONG_INK_SHARE_OF_PEAK)
+
+
+def strong_face_ink_share(face_bgr: np.ndarray) -> float:
+    """`strong_ink_share` of a window centered on a face patch (BGR, TEMPLATE_PX square), from
+    the patch alone (see `face_ink`)."""
+    return face_ink_share(face_ink(face_bgr), STRONG_INK_SHARE_OF_PEAK)
 
 
 def ink_key(symbol: str, color: str) -> str:
