@@ -276,8 +276,11 @@ FAINT_SURE = 0.9
 # scenes of two styles: the 6 cocked dice so found ran on 0.24-1.1, and 19 of the 40 flat dice
 # read right but asked ran on less than 0.2. Over 300 scenes per style, 146 dice ran on less, 3
 # of them cocked: those 3 fit a foreshortened template 0.08-0.13 better, the flat ones at most
-# 0.014.
-FAINT_STOPPED = 0.2
+# 0.014. Later, over 300 scenes per style and every other box C four-image teaching: 17 flat
+# dice read right (11 renderer, 6 box C), no cocked die and no phantom ran on 0.2-0.23; two
+# cocked dice that fit no better foreshortened ran on 0.23-0.24. From 0.2 to 0.23: renderer
+# errors 285 either way, flagged 1788 -> 1783; box C's 70 teachings 392 either way, 789 -> 783.
+FAINT_STOPPED = 0.23
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 # ... or when it reads surely and the die's outline stops at its face, as a flat die's does, and
