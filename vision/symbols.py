@@ -40,8 +40,10 @@ def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) 
         crop = frame_bgr[y0:y0 + span, x0:x0 + span]  # a whole-pixel crop is plenty for an angle
     else:
         crop = cv2.getRectSubPix(frame_bgr, (span, span), center)  # off the frame's edge: replicate
-    crop = cv2.resize(crop, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA)
-    crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # Gray first, then shrunk: a third of the work of shrinking three channels. In floats, so
+    # no level is rounded away between the two.
+    gray = cv2.cvtColor(np.float32(crop), cv2.COLOR_BGR2GRAY)
+    crop = cv2.resize(gray, (ORIENT_PX, ORIENT_PX), interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
     # Each gradient z = gx + i gy as |z|^2 e^(4i theta) = z^4 / |z|^2: four times its angle,
