@@ -579,7 +579,7 @@ def _rescaled_logit(frame_bgr: np.ndarray, model: FinderModel, x: float, y: floa
     spots = [(rr, cc) for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1) if 0 <= rr < rows and 0 <= cc < cols]
     if not spots:
         return -math.inf
-    windows = np.stack([_window(level.pooled, rr, cc) for rr, cc in spots])
+    windows = _windows(level.pooled, *np.array(spots, np.intp).T)
     best = int(np.argmax(windows @ model.weight_array))
     r, c = spots[best]
     shape = shape_features(base, (c + half) * level.cell_x, (r + half) * level.cell_y, side * base.scale)
