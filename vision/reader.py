@@ -20,8 +20,8 @@ from .outline import PAST_DIE, PAST_FACE, edges_past_face, side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import rim_chroma, surround_chromas
-from .symbols import (FACE_PX, TEMPLATE_PX, TILTED, WINDOW_PX, Match, face_angle, face_window, ink_key, ink_map,
-                      ink_share, match, strong_face_ink_share, strong_ink_share)
+from .symbols import (FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match,
+                      matched_part, strong_face_ink_share, strong_ink_share)
 
 LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
 NULL_SYMBOL_CONFIDENCE = 0.3  # a die we see but cannot read: always asked of the player
@@ -479,15 +479,13 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     best_score, best_found, reading_center, face = -2.0, None, center, None
     if angle is None:
         angle = face_angle(frame_bgr, center, size)
-    o = (WINDOW_PX - TEMPLATE_PX) // 2
     for attempt in range(MAX_ATTEMPTS):
         window = face_window(frame_bgr, center, size, angle)
         found = match(ink_map(window), templates)
         if attempt > 0 and max(found.scores.values()) <= best_score:
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found
-        x, y = int(found.shift[0]) + o, int(found.shift[1]) + o
-        face = window[y:y + TEMPLATE_PX, x:x + TEMPLATE_PX]
+        face = matched_part(window, found)
         # The best shift, from face pixels back to image pixels: the window is the image turned
         # by `angle` and scaled by FACE_PX / size, so undo both.
         turn = math.radians(angle)

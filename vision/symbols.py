@@ -165,6 +165,14 @@ def inner(window: np.ndarray) -> np.ndarray:
     return window[o:o + TEMPLATE_PX, o:o + TEMPLATE_PX]
 
 
+def matched_part(window: np.ndarray, found: Match) -> np.ndarray:
+    """The TEMPLATE_PX part of a window (of any channels) where `match` found its best patch in
+    that window's ink map (`found.shift` off its middle)."""
+    o = (WINDOW_PX - TEMPLATE_PX) // 2
+    x, y = o + int(found.shift[0]), o + int(found.shift[1])
+    return window[y:y + TEMPLATE_PX, x:x + TEMPLATE_PX]
+
+
 def standardized(patch: np.ndarray) -> np.ndarray:
     """Zero mean, unit norm: what NCC compares."""
     p = patch.astype(np.float32) - float(patch.mean())
