@@ -281,6 +281,15 @@ FAINT_SURE = 0.9
 # cocked dice that fit no better foreshortened ran on 0.23-0.24. From 0.2 to 0.23: renderer
 # errors 285 either way, flagged 1788 -> 1783; box C's 70 teachings 392 either way, 789 -> 783.
 FAINT_STOPPED = 0.23
+# ... or, whatever its outline does, when an upright template fits its face better than one
+# foreshortened across by this much at least (the gain is this negative): a neighbour's shade
+# or the side a camera sees makes a flat die's outline run on too, but only a cocked die's face
+# is foreshortened. Over 300 renderer scenes per style and every other box C four-image
+# teaching, of the dice so found and asked: 50 flat dice (renderer) and 94 (box C) read right,
+# 21 cocked ones. Of the flat ones 35 and 78 fit upright 0.07-0.31 better; of the cocked ones
+# one (0.16 better, a red die leaning a little), the others -0.06 or worse. Renderer errors 280
+# -> 281, flagged 1774 -> 1718; box C's 70 teachings errors 391 either way, flagged 788 -> 706.
+SQUARE_FACE = -0.07
 LONG_BLOB = 2.0  # a blob longer than this over its width is a die only if its face reads very clearly:
 LONG_CLEAR_FACE = 0.9  # at this symbol confidence at least (see `too_long_for_its_face`)
 # ... or when it reads surely and the die's outline stops at its face, as a flat die's does, and
@@ -795,10 +804,11 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         strictly = confidence
         if candidate.no_blob and reading.best_score < FAINT_SURE:
             # No blob's shape tells a cocked die here: the player is asked, unless the die's
-            # outline does (see FAINT_STOPPED). Its color is only what the lamp made its middle
-            # look, so such a die does not vouch for the lamp (`strict`).
+            # outline or its face's squareness does (see FAINT_STOPPED, SQUARE_FACE). Its color
+            # is only what the lamp made its middle look, so such a die does not vouch for the
+            # lamp (`strict`).
             strictly = min(confidence, NULL_SYMBOL_CONFIDENCE)
-            if not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile):
+            if not _squarely_flat(frame_bgr, reading, candidate.color, placed, profile):
                 cap = min(cap, NULL_SYMBOL_CONFIDENCE)
                 confidence = min(confidence, cap)
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
@@ -1263,6 +1273,16 @@ def _flat_after_all(frame_bgr: np.ndarray, reading: FaceReading, color: str, pla
     `placed`: the centers of the faces read so far, this one's among them maybe."""
     return _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= FAINT_STOPPED and \
         _foreshortened_gain(frame_bgr, reading, color, profile) <= STRETCH_GAIN
+
+
+def _squarely_flat(frame_bgr: np.ndarray, reading: FaceReading, color: str, placed: list[tuple[float, float]],
+                   profile: Profile) -> bool:
+    """Whether a face read where no blob's shape tells a cocked die (found with no blob, see
+    FAINT_SURE) is a flat die's: it fits an upright template far better than a foreshortened
+    one (SQUARE_FACE), whatever its outline does; or it is `_flat_after_all`."""
+    gain = _foreshortened_gain(frame_bgr, reading, color, profile)
+    return gain <= SQUARE_FACE or \
+        gain <= STRETCH_GAIN and _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= FAINT_STOPPED
 
 
 def _foreshortened_gain(frame_bgr: np.ndarray, reading: FaceReading, color: str, profile: Profile) -> float:
