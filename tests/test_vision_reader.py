@@ -612,6 +612,44 @@ def test_a_found_die_whose_face_fits_square_far_better_than_foreshortened_is_rea
     assert there[0].confidence >= 0.5, there
 
 
+@pytest.mark.parametrize("style, seed, at", [
+    ("classic", 132, (97.0, 517.0)),  # a blue gavel at the frame's edge
+    ("line", 50, (459.0, 844.0)),  # a blue gavel
+    ("bold", 262, (1417.0, 799.0)),  # a blue cocktail
+])
+def test_a_die_on_a_long_blob_whose_face_fits_square_is_read_surely(
+        style: str, seed: int, at: tuple[float, float]) -> None:
+    # Each die's blob is joined to its shade or its neighbour's, over twice as long as wide, so it
+    # is a die only if its face reads very clearly or the die looks flat. Its outline runs on past
+    # its face, but its face, matching at 0.78-0.87, fits an upright template far better than a
+    # foreshortened one (see SQUARE_FACE): it was missed.
+    image, labels = render(random_scene(seed, style=style))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    dice = read_frame(image, taught_on_renders(style))
+    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
+    assert there[0].confidence >= 0.5, there
+
+
+def test_a_square_face_makes_a_die_flat_only_if_it_matches_the_bar_it_is_asked_to() -> None:
+    # Bold scene 262's blue die on a long blob (above): its face matches at 0.87 and fits upright
+    # 0.16 better than foreshortened, and its outline runs on 0.58 as strongly past it as along
+    # it. Squareness makes it flat under a bar its match clears, and not above its match, where
+    # only the outline could (the long-blob rule asks FAINT_MATCH: mat print matched at 0.6).
+    image, labels = render(random_scene(262, style="bold"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1417.0, 799.0)))
+    profile = taught_on_renders("bold")
+    dice = read_frame(image, profile)
+    found = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2][0]
+    face = reader._face_reading(reader._refine(image, found.center, found.size, profile.templates_for("blue")),
+                                found.size)
+    placed = [d.center for d in dice]
+    assert reader._foreshortened_gain(image, face, "blue", profile) <= reader.SQUARE_FACE
+    assert reader._outline_runs_on(image, face, reader._other_faces(placed, face)) > reader.FAINT_STOPPED
+    assert reader._flat_after_all(image, face, "blue", placed, profile, reader.FAINT_MATCH)
+    assert not reader._flat_after_all(image, face, "blue", placed, profile, face.best_score + 0.01)
+
+
 def test_what_the_finder_found_and_the_die_or_not_model_doubts_is_not_read_again(monkeypatch) -> None:
     # The benchmark's 24-dice frame: the learnt finder takes a gold star printed on the dark
     # mat for a white die, and its face matches at 0.76. The die-or-not model gives it 0.23:
