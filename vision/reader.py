@@ -792,7 +792,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             continue  # and standing out only faintly, only a face that matches closely
         if too_long_for_its_face(candidate, symbol, confidence) and \
                 (symbol is None or confidence < 0.5 or
-                 not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile, FAINT_MATCH)):
+                 not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile,
+                                     square_match=FAINT_MATCH)):
             # (see LONG_CLEAR_FACE)
             long_unclear.append(Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE))
             continue
@@ -815,7 +816,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # is only what the lamp made its middle look, so such a die does not vouch for the
             # lamp (`strict`).
             strictly = min(confidence, NULL_SYMBOL_CONFIDENCE)
-            if not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile, 0.0):
+            # Its face matched at FAINT_MATCH or LEARNT_MATCH already: no bar more on its match.
+            if not _flat_after_all(frame_bgr, reading, candidate.color, placed, profile, square_match=0.0):
                 cap = min(cap, NULL_SYMBOL_CONFIDENCE)
                 confidence = min(confidence, cap)
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
