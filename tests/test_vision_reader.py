@@ -575,6 +575,17 @@ def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, 
     assert there[0].confidence >= 0.5, there
 
 
+def _assert_read_surely(style: str, seed: int, at: tuple[float, float]) -> None:
+    """The labelled die nearest `at` in `style`'s renderer scene `seed` is read once, surely,
+    with its color and symbol, by a profile taught on renders of that style."""
+    image, labels = render(random_scene(seed, style=style))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    dice = read_frame(image, taught_on_renders(style))
+    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
+    assert there[0].confidence >= 0.5, there
+
+
 @pytest.mark.parametrize("style, seed, at", [
     ("stencil", 17, (141.0, 973.0)),  # a white gavel on a light cloth
     ("line", 103, (1377.0, 731.0)),  # a white cocktail
@@ -586,12 +597,7 @@ def test_a_found_die_whose_outline_runs_on_a_little_past_its_face_is_read_surely
     # past it 0.22-0.23 as strongly as along it, as far as flat dice' do and less than any
     # cocked die's that fits no better foreshortened (see FAINT_STOPPED): they were asked of
     # the player.
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
-    dice = read_frame(image, taught_on_renders(style))
-    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
-    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
-    assert there[0].confidence >= 0.5, there
+    _assert_read_surely(style, seed, at)
 
 
 @pytest.mark.parametrize("style, seed, at", [
@@ -604,12 +610,7 @@ def test_a_found_die_whose_face_fits_square_far_better_than_foreshortened_is_rea
     # match under 0.9. Their outlines run on past their faces (a neighbour's shade, the side the
     # camera sees), but their faces fit an upright template 0.19-0.2 better than one foreshortened
     # as a cocked die's is: they are flat (see SQUARE_FACE), and were asked of the player.
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
-    dice = read_frame(image, taught_on_renders(style))
-    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
-    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
-    assert there[0].confidence >= 0.5, there
+    _assert_read_surely(style, seed, at)
 
 
 @pytest.mark.parametrize("style, seed, at", [
@@ -623,12 +624,7 @@ def test_a_die_on_a_long_blob_whose_face_fits_square_is_read_surely(
     # is a die only if its face reads very clearly or the die looks flat. Its outline runs on past
     # its face, but its face, matching at 0.78-0.87, fits an upright template far better than a
     # foreshortened one (see SQUARE_FACE): it was missed.
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
-    dice = read_frame(image, taught_on_renders(style))
-    there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
-    assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
-    assert there[0].confidence >= 0.5, there
+    _assert_read_surely(style, seed, at)
 
 
 def test_a_square_face_makes_a_die_flat_only_if_it_matches_the_bar_it_is_asked_to() -> None:
