@@ -22,6 +22,7 @@ from .medians import column_medians, percentile
 FACE_PX = 32  # face side in a normalized crop
 TEMPLATE_PX = 26  # inner part of the face that is compared (edges and rounded corners left out)
 WINDOW_PX = 34  # crop searched for the template: +-4 px of shift
+_MARGIN = (WINDOW_PX - TEMPLATE_PX) // 2  # where a window's centered TEMPLATE_PX part starts
 ORIENT_PX = 48  # crop size for the orientation estimate
 WINDOW_REACH = 0.75  # how far a window's corners reach from its center, in face sides
 
@@ -161,15 +162,13 @@ def face_window(image: np.ndarray, center: tuple[float, float], size: float, ang
 
 def inner(window: np.ndarray) -> np.ndarray:
     """The centered TEMPLATE_PX part of a window."""
-    o = (WINDOW_PX - TEMPLATE_PX) // 2
-    return window[o:o + TEMPLATE_PX, o:o + TEMPLATE_PX]
+    return window[_MARGIN:_MARGIN + TEMPLATE_PX, _MARGIN:_MARGIN + TEMPLATE_PX]
 
 
 def matched_part(window: np.ndarray, found: Match) -> np.ndarray:
     """The TEMPLATE_PX part of a window (of any channels) where `match` found its best patch in
     that window's ink map (`found.shift` off its middle)."""
-    o = (WINDOW_PX - TEMPLATE_PX) // 2
-    x, y = o + int(found.shift[0]), o + int(found.shift[1])
+    x, y = _MARGIN + int(found.shift[0]), _MARGIN + int(found.shift[1])
     return window[y:y + TEMPLATE_PX, x:x + TEMPLATE_PX]
 
 
