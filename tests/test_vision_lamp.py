@@ -132,9 +132,9 @@ def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
 
 
 def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
-    # A printed mat under mixed lamps: through the correction the dice say the lamp needs, one
-    # die more reads surely, but the mat's yellow letters turn white and two or more of them are
-    # taken for dice that cannot be read. The frame is read as it is.
+    # A printed mat under mixed lamps: through the correction the dice say the lamp needs, a die
+    # or two more read surely, but the mat's yellow letters turn white and more of them than that
+    # are taken for dice that cannot be read. The frame is read as it is.
     scene = random_scene(93, style="classic")
     assert (scene.table, scene.light.kind) == ("playmat", "mixed")
     image, labels = render(scene)
@@ -145,7 +145,8 @@ def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
     assert gains is not None
     corrected, _, corrected_sure = _read(reader_lit(image, gains), profile)
     unread = [sum(d.symbol is None for d in dice) for dice in (plain, corrected)]
-    assert len(corrected_sure) == len(plain_sure) + 1 and unread[1] - unread[0] >= 2, (unread, len(plain_sure))
+    more_sure = len(corrected_sure) - len(plain_sure)
+    assert more_sure >= 1 and unread[1] - unread[0] > more_sure, (unread, len(plain_sure), len(corrected_sure))
     dice, lamp = read_under_lamp(image, profile)
     assert lamp is None
     score = score_image([d.to_json() for d in dice], labels["dice"])

@@ -535,7 +535,6 @@ def test_a_die_no_blob_holds_is_found_by_the_learnt_die_finder() -> None:
 
 @pytest.mark.parametrize("seed, center, truth", [
     (19, (328.0, 460.0), ("white", None)),  # cocked, on a light laminate under a cool lamp
-    (85, (1288.0, 909.0), ("white", "gavel")),  # flat, on a white cloth: its face barely reads
     (43, (342.0, 824.0), ("blue", None)),  # leaning, on dark blue felt under a dim lamp
     (47, (1567.0, 1120.0), ("red", None)),  # leaning, on dark wood under a hard lamp: its rim takes in its side's shade
 ])
@@ -778,3 +777,23 @@ def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:
     fingertip = (672.0, 351.0)
     assert all(math.dist(d["center"], fingertip) > d["size"] for d in labels["dice"])
     assert not [d for d in read_frame(image, profile) if math.dist(d.center, fingertip) <= 40.0]
+
+
+@pytest.mark.parametrize("style, seed, at", [
+    ("line", 36, (815.7, 353.0)),  # a white finger
+    ("classic", 10, (1012.2, 287.8)),  # a blue gavel
+    ("bold", 16, (1435.4, 841.5)),  # a red cocktail
+    ("classic", 85, (1288.0, 909.0)),  # a white gavel on a white cloth, which the finder found
+])
+def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_surely(
+        style: str, seed: int, at: tuple[float, float]) -> None:
+    # Each face's two best symbols correlate nearly alike (read at 0.17-0.3), but the profile's
+    # discriminant, which weighs the pixels where symbols differ above those where one
+    # symbol's faces differ, reads the same symbol by far (see SECOND_OPINION): without it the
+    # die is asked of the player.
+    _assert_read_surely(style, seed, at)
+    image, labels = render(random_scene(seed, style=style))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    without = dataclasses.replace(taught_on_renders(style), discriminant=None)
+    there = [d for d in read_frame(image, without) if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    assert there and all(d.confidence < 0.5 for d in there), there

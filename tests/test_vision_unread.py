@@ -91,8 +91,8 @@ def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces
     # Two red dice touching on red felt make one blob; each face read on it is read too big
     # (106 px against the frame's 80), so the faces lie under TWO_FACES of that side apart, as a
     # cocked die's two faces do, and both dice were merged away. In the frame's own die size they
-    # lie farther apart than a cocked die's faces ever do: two dice, each asked of the player.
-    # Two touching white dice (classic scene 191) stay two dice read surely: the gavel, and the
+    # lie farther apart than a cocked die's faces ever do: two dice, each asked of the player
+    # (unread, or read doubtfully as the gavel it is). Two touching white dice (classic scene 191) stay two dice read surely: the gavel, and the
     # finger beside it, whose face, read from its blob a tenth too big, was doubtful (see
     # `vision.reader._read_at_best_scale`).
     profile = taught_on_renders("classic")
@@ -100,7 +100,7 @@ def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces
     dice = read_frame(image, profile)
     for center in ((1201.7, 623.3), (1066.8, 686.7)):
         near = [d for d in dice if math.dist(d.center, center) < 40.0]
-        assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+        assert [d.color for d in near] == ["red"] and near[0].symbol in (None, "gavel") and near[0].confidence < 0.5, near
     image, _ = render(random_scene(191, style="classic"))
     dice = read_frame(image, profile)
     finger = [d for d in dice if math.dist(d.center, (534.7, 832.8)) < 32.0]

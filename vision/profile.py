@@ -19,6 +19,7 @@ from .color import LEVELS, ColorModel
 from .die_finder import FinderModel
 from .plausibility import FEATURES, Plausibility
 from .rim import RimColors
+from .symbol_discriminant import SymbolDiscriminant
 from .symbols import TILTED
 
 FORMAT = "gangster-dice-profile/1"
@@ -77,6 +78,9 @@ class Profile:
     # The learnt die finder (`vision.die_finder`), which finds dice no blob holds: a white die on
     # a checked cloth, a blue one on blue felt (older profiles: none, and such dice are missed).
     finder: FinderModel | None = None
+    # The second opinion on faces the templates read doubtfully (`vision.symbol_discriminant`;
+    # older profiles: none, and such faces stay doubtful).
+    discriminant: SymbolDiscriminant | None = None
 
     def templates_for(self, color: str, upright: bool = False) -> list[tuple[str, np.ndarray]]:
         """The templates a die of `color` is matched against (all of them for an old profile);
@@ -115,6 +119,7 @@ class Profile:
             **({"rim_colors": self.rim_colors.to_json()} if self.rim_colors is not None else {}),
             **({"ink_limits": dict(self.ink_limits)} if self.ink_limits else {}),
             **({"finder": self.finder.to_json()} if self.finder is not None else {}),
+            **({"discriminant": self.discriminant.to_json()} if self.discriminant is not None else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -151,7 +156,8 @@ class Profile:
                                  if all("color" in t for t in data["templates"]) else ()),
                 rim_colors=RimColors.from_json(data["rim_colors"]) if "rim_colors" in data else None,
                 ink_limits={str(symbol): float(share) for symbol, share in data.get("ink_limits", {}).items()},
-                finder=FinderModel.from_json(data["finder"]) if "finder" in data else None)
+                finder=FinderModel.from_json(data["finder"]) if "finder" in data else None,
+                discriminant=SymbolDiscriminant.from_json(data["discriminant"]) if "discriminant" in data else None)
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

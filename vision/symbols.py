@@ -228,11 +228,40 @@ SHIFTS = WINDOW_PX - TEMPLATE_PX + 1  # template positions along each axis of a 
 
 
 def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
-    """Correlate `window` with every template at 4 quarter turns and every shift.
+    """Correlate `window` with every template at 4 quarter turns and every shift (see
+    `_correlations`)."""
+    patches, correlation, symbols, turns, groups = _correlations(window, templates)
+    best_per_column = correlation.max(axis=0)
+    names, order, starts = groups
+    scores = dict(zip(names, np.maximum.reduceat(best_per_column[order], starts).tolist()))
+    winner = int(best_per_column.argmax())
+    position = int(correlation[:, winner].argmax())
+    ly, lx = divmod(position, SHIFTS)
+    o = (WINDOW_PX - TEMPLATE_PX) / 2.0
+    return Match(scores, symbols[winner], (float(lx - o), float(ly - o)),
+                 patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX).copy(), turns[winner])
 
+
+def aligned_patches(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> list[np.ndarray]:
+    """For each of `templates`, in order, the TEMPLATE_PX part of `window` it matches best (of
+    every shift and quarter turn), turned like it: what `match(window, [template]).patch`
+    gives for each one alone, in one product."""
+    patches, correlation, _, turns, _ = _correlations(window, templates)
+    count = len(templates)
+    aligned = []
+    for k in range(count):
+        columns = correlation[:, k::count]  # template k at each quarter turn (see `_bank`)
+        position, turn = divmod(int(columns.argmax()), 4)
+        aligned.append(np.rot90(patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX), turns[k + turn * count]))
+    return aligned
+
+
+def _correlations(window: np.ndarray, templates: list[tuple[str, np.ndarray]]
+                  ) -> tuple[np.ndarray, np.ndarray, list[str], list[int], tuple]:
+    """Every TEMPLATE_PX patch of `window` (one per row) and its normalized correlation with
+    every column of the templates' bank (see `_bank`), with the bank's symbols, turns and groups.
     One matrix product does it all: templates are zero-mean and unit-norm, so the normalized
-    correlation of a patch is its dot product with the template over the patch's own spread.
-    """
+    correlation of a patch is its dot product with the template over the patch's own spread."""
     window = np.ascontiguousarray(window, dtype=np.float32)
     rows, columns = window.strides
     # Every TEMPLATE_PX square of the window, one per row (numpy's sliding_window_view does the
@@ -246,16 +275,7 @@ def match(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> Match:
     squares = (squares[n:, n:] - squares[:-n, n:] - squares[n:, :-n] + squares[:-n, :-n]).ravel()
     spread = np.sqrt(np.maximum(squares - sums * sums / (n * n), 1e-6)).astype(np.float32)
     bank, symbols, turns, groups = _bank(templates)
-    correlation = (patches @ bank) / spread[:, None]
-    best_per_column = correlation.max(axis=0)
-    names, order, starts = groups
-    scores = dict(zip(names, np.maximum.reduceat(best_per_column[order], starts).tolist()))
-    winner = int(best_per_column.argmax())
-    position = int(correlation[:, winner].argmax())
-    ly, lx = divmod(position, SHIFTS)
-    o = (WINDOW_PX - TEMPLATE_PX) / 2.0
-    return Match(scores, symbols[winner], (float(lx - o), float(ly - o)),
-                 patches[position].reshape(TEMPLATE_PX, TEMPLATE_PX).copy(), turns[winner])
+    return patches, (patches @ bank) / spread[:, None], symbols, turns, groups
 
 
 def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:

@@ -19,6 +19,7 @@ from .labels import ImageError, LabelledDie, parse_labels
 from .plausibility import Plausibility
 from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
+from .symbol_discriminant import SymbolDiscriminant, fit_discriminant
 from .symbols import (TILTED, face_angle, face_window, ink_key, ink_map, mean_template, strong_ink_share, tilted_copy,
                       turned_copies)
 
@@ -51,7 +52,8 @@ def teach(labelled_images: list[tuple[np.ndarray, dict]]) -> Profile:
               for i, (image, labels) in enumerate(labelled_images)]
     _check_coverage(scenes)
     scenes = _sized(scenes)
-    profile = dataclasses.replace(_learn(scenes), finder=_finder(scenes))
+    learnt = _learn(scenes)
+    profile = dataclasses.replace(learnt, finder=_finder(scenes), discriminant=_discriminant(scenes, learnt))
     return dataclasses.replace(profile, calibration=_calibrate(scenes, profile),
                                info={"taught_images": len(scenes),
                                      "taught_dice": sum(len(s.dice) for s in scenes)})
@@ -62,6 +64,18 @@ def _finder(scenes: list[_Scene]) -> FinderModel:
     where the labels gave none)."""
     return train_finder([(scene.image, {"dice": [{"center": list(die.center), "size": die.size} for die in scene.dice]})
                          for scene in scenes])
+
+
+def _discriminant(scenes: list[_Scene], profile: Profile) -> SymbolDiscriminant | None:
+    """The second opinion on doubtful faces (`vision.symbol_discriminant`), taught on the
+    scenes' faces, each aligned to its symbol's template for every die color."""
+    anchors: dict[str, np.ndarray] = {}
+    for (name, template), color in zip(profile.templates, profile.template_colors):
+        if color == "" and not name.endswith(TILTED):
+            anchors.setdefault(name, template)  # the first is the template as learnt, unturned
+    faces = [(scene.image, die.center, die.size, die.symbol) for scene in scenes for die in scene.dice
+             if die.symbol is not None]
+    return fit_discriminant(faces, anchors)
 
 
 def _check_coverage(scenes: list[_Scene]) -> None:
