@@ -93,15 +93,16 @@ class SymbolDiscriminant:
 
     @staticmethod
     def from_json(data: dict) -> "SymbolDiscriminant":
-        """What `to_json` wrote; ValueError when its arrays do not fit together."""
+        """What `to_json` wrote; ValueError when its arrays do not fit together or it tells
+        fewer than two symbols apart."""
         arrays = {key: np.frombuffer(base64.b64decode(data[key]["float32"].encode("ascii"), validate=True), np.float32)
                   .reshape([int(n) for n in data[key]["shape"]]).copy() for key in _KEYS}
         symbols = tuple(str(s) for s in data["symbols"])
         pixels = TEMPLATE_PX * TEMPLATE_PX
-        if arrays["anchors"].shape != (len(symbols), TEMPLATE_PX, TEMPLATE_PX) or \
+        if len(symbols) < 2 or arrays["anchors"].shape != (len(symbols), TEMPLATE_PX, TEMPLATE_PX) or \
                 arrays["mean"].shape != (pixels,) or arrays["class_means"].shape != (len(symbols), pixels) or \
                 arrays["axes"].shape[0] != pixels or arrays["shrunk"].shape != (arrays["axes"].shape[1],):
-            raise ValueError("symbol discriminant arrays do not fit together")
+            raise ValueError("symbol discriminant arrays do not fit together, or fewer than two symbols")
         return SymbolDiscriminant(symbols, floor=float(data["floor"]), scale=float(data["scale"]), **arrays)
 
 
