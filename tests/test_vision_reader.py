@@ -787,10 +787,10 @@ def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:
 ])
 def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_surely(
         style: str, seed: int, at: tuple[float, float]) -> None:
-    # Each face's two best symbols correlate nearly alike (read at 0.17-0.3), but the profile's
-    # discriminant, which weighs the pixels where symbols differ above those where one
-    # symbol's faces differ, reads the same symbol by far (see SECOND_OPINION): without it the
-    # die is asked of the player.
+    # Each face's two best symbols correlate nearly alike (read at 0.17-0.3, or, for the die only
+    # the learnt finder found, reported unread), but the profile's discriminant, which weighs
+    # the pixels where symbols differ above those where one symbol's faces differ, reads the
+    # same symbol by far (see SECOND_OPINION): without it the die is asked of the player.
     _assert_read_surely(style, seed, at)
     image, labels = render(random_scene(seed, style=style))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
