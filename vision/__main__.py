@@ -41,10 +41,11 @@ def _teach(args: argparse.Namespace) -> int:
 def _read(args: argparse.Namespace) -> int:
     from .labels import read_image
     from .profile import Profile, default_profile
-    from .reader import read_frame
+    from .reader import prepare, read_frame
 
     profile = Profile.load(args.profile) if args.profile else default_profile()
     frame = read_image(args.image)
+    prepare()
     started = time.perf_counter()
     dice = read_frame(frame, profile)
     elapsed_ms = (time.perf_counter() - started) * 1000.0
