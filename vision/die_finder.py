@@ -23,7 +23,6 @@ plain numbers (``to_json``/``from_json``) so it fits in a profile.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ import numpy as np
 from .blas import use_one_blas_thread
 from .die_features import (CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map,
                            shape_features)
+from .stored_arrays import array_from_json, array_to_json
 
 MEASURED_TO_SIDE = 0.8  # a measured blob takes in the die's sides and edge: about 1.25 top faces
 SIZE_SLACK = (0.8, 1.3)  # die sides searched, relative to the smallest and largest taught
@@ -99,20 +99,14 @@ class Stage2:
         return np.maximum(z @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0]
 
     def to_json(self) -> dict:
-        """Each array as its shape and its float32 bytes in base64 (a tenth of the size of a
-        list of numbers: the principal axes alone are 76,800 of them)."""
-        return {k: {"shape": list(getattr(self, k).shape),
-                    "float32": base64.b64encode(np.ascontiguousarray(getattr(self, k), np.float32).tobytes()).decode("ascii")}
-                for k in _STAGE2_KEYS}
+        """Each array as `vision.stored_arrays` keeps it."""
+        return {k: array_to_json(getattr(self, k)) for k in _STAGE2_KEYS}
 
     @staticmethod
     def from_json(data: dict) -> "Stage2":
         """The arrays `to_json` wrote (or plain lists of numbers, as earlier models were kept)."""
         def array(value: dict | list) -> np.ndarray:
-            if isinstance(value, dict):
-                raw = np.frombuffer(base64.b64decode(value["float32"].encode("ascii"), validate=True), np.float32)
-                return raw.reshape([int(n) for n in value["shape"]]).copy()
-            return np.asarray(value, np.float32)
+            return array_from_json(value) if isinstance(value, dict) else np.asarray(value, np.float32)
         return Stage2(*(array(data[k]) for k in _STAGE2_KEYS))
 
 

@@ -22,12 +22,12 @@ art styles).
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from .stored_arrays import array_from_json, array_to_json
 from .symbols import TEMPLATE_PX, aligned_patches, face_angle, face_window, ink_map, match, standardized
 
 # Within-symbol directions kept: on the doubtful faces of 200 renderer scenes (classic and line
@@ -85,18 +85,15 @@ class SymbolDiscriminant:
         return -0.5 * ((offsets * offsets).sum(axis=1) - (along * along) @ self.shrunk) / self.floor
 
     def to_json(self) -> dict:
-        """The arrays as shape and float32 bytes in base64, the rest as numbers."""
+        """The arrays as `vision.stored_arrays` keeps them, the rest as numbers."""
         return {"symbols": list(self.symbols), "floor": self.floor, "scale": self.scale,
-                **{key: {"shape": list(getattr(self, key).shape),
-                         "float32": base64.b64encode(np.ascontiguousarray(getattr(self, key), np.float32).tobytes()).decode("ascii")}
-                   for key in _KEYS}}
+                **{key: array_to_json(getattr(self, key)) for key in _KEYS}}
 
     @staticmethod
     def from_json(data: dict) -> "SymbolDiscriminant":
         """What `to_json` wrote; ValueError when its arrays do not fit together or it tells
         fewer than two symbols apart."""
-        arrays = {key: np.frombuffer(base64.b64decode(data[key]["float32"].encode("ascii"), validate=True), np.float32)
-                  .reshape([int(n) for n in data[key]["shape"]]).copy() for key in _KEYS}
+        arrays = {key: array_from_json(data[key]) for key in _KEYS}
         symbols = tuple(str(s) for s in data["symbols"])
         pixels = TEMPLATE_PX * TEMPLATE_PX
         if len(symbols) < 2 or arrays["anchors"].shape != (len(symbols), TEMPLATE_PX, TEMPLATE_PX) or \
