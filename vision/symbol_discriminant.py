@@ -22,6 +22,7 @@ art styles).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -140,5 +141,4 @@ def fit_discriminant(faces: list[tuple[np.ndarray, tuple[float, float], float, s
     for vector, k in zip(data.astype(np.float32), classes):
         likelihoods = model._log_likelihoods(np.repeat(vector[None, :], len(symbols), axis=0))
         gaps.append(likelihoods[k] - np.delete(likelihoods, k).max())
-    return SymbolDiscriminant(model.symbols, model.anchors, model.mean, model.class_means, model.axes,
-                              model.shrunk, floor, max(float(np.median(gaps)), 1e-6))
+    return dataclasses.replace(model, scale=max(float(np.median(gaps)), 1e-6))
