@@ -20,8 +20,15 @@ BACKGROUND = "table"
 
 def bin_index(bgr: np.ndarray) -> np.ndarray:
     """Histogram bin of every BGR pixel (any leading shape)."""
-    q = (bgr >> (8 - BITS)).astype(np.uint16)
-    return (q[..., 0] << (2 * BITS)) | (q[..., 1] << BITS) | q[..., 2]
+    # In place on one uint16 plane: a third fewer passes over the frame than one expression.
+    q = bgr >> (8 - BITS)
+    index = q[..., 0].astype(np.uint16)
+    index <<= 2 * BITS
+    green = q[..., 1].astype(np.uint16)
+    green <<= BITS
+    index |= green
+    index |= q[..., 2]
+    return index
 
 
 def _smooth(hist: np.ndarray, passes: int = 2) -> np.ndarray:
@@ -114,7 +121,7 @@ class ColorModel:
         die color (len(classes) - 1, *shape): contiguous planes, which the detector thresholds
         and blurs one by one."""
         index = bin_index(bgr)
-        table = np.take(self._posterior_planes[0], index)
+        table = np.take(self._posterior_planes[0], index, mode="clip")  # (see `_lookup`)
         return table, _lookup(self._die_color_planes, index)
 
     # Each table one class per contiguous row: a 1-D take per class is much faster than
@@ -133,5 +140,7 @@ def _lookup(planes: np.ndarray, index: np.ndarray) -> np.ndarray:
     """Each plane's value at every index: (len(planes), *index.shape)."""
     out = np.empty((planes.shape[0],) + index.shape, np.float32)
     for k in range(planes.shape[0]):
-        np.take(planes[k], index, out=out[k])
+        # Every bin index is in range, so "clip" changes nothing but speed: with the default
+        # "raise" numpy buffers `out` (a third slower than no `out` at all).
+        np.take(planes[k], index, out=out[k], mode="clip")
     return out
