@@ -57,6 +57,24 @@ def shrink(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None = 
     return cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
 
+def _pooled_derivatives(gray: np.ndarray) -> np.ndarray:
+    """|d/dx|, |d/dy| and the two diagonal derivatives of `gray` (even sides), each pooled
+    FINE x FINE, as 4 uint8 channels. The four are planes of one tall image, written in place:
+    the scaling and the halving are a call or two over all four, and only the pooled quarter is
+    interleaved (the halving never mixes planes: their heights are even)."""
+    h, w = gray.shape
+    d = np.empty((4 * h, w), np.int16)
+    cv2.Sobel(gray, cv2.CV_16S, 1, 0, dst=d[:h], ksize=3)
+    cv2.Sobel(gray, cv2.CV_16S, 0, 1, dst=d[h:2 * h], ksize=3)
+    cv2.add(d[:h], d[h:2 * h], dst=d[2 * h:3 * h])
+    cv2.subtract(d[:h], d[h:2 * h], dst=d[3 * h:])
+    mag = np.empty((4 * h, w), np.uint8)
+    cv2.convertScaleAbs(d[:2 * h], dst=mag[:2 * h], alpha=0.5)
+    cv2.convertScaleAbs(d[2 * h:], dst=mag[2 * h:], alpha=0.354)
+    pooled = cv2.resize(mag, (w // FINE, 4 * h // FINE), interpolation=cv2.INTER_AREA)
+    return cv2.merge(np.split(pooled, 4))
+
+
 def make_base(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None = None) -> Base:
     """Shrink (or enlarge) a frame by `scale` and compute its per-pixel channels (`half_frame`:
     the frame halved already, see `shrink`)."""
@@ -64,25 +82,21 @@ def make_base(frame_bgr: np.ndarray, scale: float, half_frame: np.ndarray | None
     h, w = img.shape[:2]
     img = img[:h - h % FINE, :w - w % FINE]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
-    gray = lab[..., 0]
-    gx = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_16S, 0, 1, ksize=3)
-    d1 = cv2.add(gx, gy)
-    d2 = cv2.subtract(gx, gy)
-    grad = cv2.merge([cv2.convertScaleAbs(gx, alpha=0.5), cv2.convertScaleAbs(gy, alpha=0.5),
-                      cv2.convertScaleAbs(d1, alpha=0.354), cv2.convertScaleAbs(d2, alpha=0.354)])
+    gray = cv2.extractChannel(lab, 0)  # contiguous: Sobel reads a strided channel at half speed
+    grad = _pooled_derivatives(gray)
     size = (img.shape[1] // FINE, img.shape[0] // FINE)
     fine_lab = cv2.resize(lab, size, interpolation=cv2.INTER_AREA)
     coarse = cv2.resize(fine_lab, (max(1, int(size[0] * FINE / CELL)), max(1, int(size[1] * FINE / CELL))),
                         interpolation=cv2.INTER_AREA)
     k = BACKGROUND_CELLS if min(coarse.shape[:2]) > BACKGROUND_CELLS else (max(1, min(coarse.shape[:2]) - 1) | 1)
     background = cv2.medianBlur(coarse, k) if k >= 3 else coarse
-    return Base(scale, fine_lab, cv2.resize(grad, size, interpolation=cv2.INTER_AREA), gray, background)
+    return Base(scale, fine_lab, grad, gray, background)
 
 
 @dataclass(frozen=True)
 class Level:
-    """Pooled channels (rows, cols, N_CHANNELS) and the cell size in base pixels (x, y)."""
+    """Pooled channels (rows, cols, N_CHANNELS), each channel contiguous in memory (a view of
+    planes, see `pool`), and the cell size in base pixels (x, y)."""
 
     pooled: np.ndarray
     cell_x: float
@@ -90,21 +104,32 @@ class Level:
 
 
 def pool(base: Base, cell_px: float) -> Level:
-    """Channels pooled over cells of `cell_px` base pixels (any real size >= FINE)."""
+    """Channels pooled over cells of `cell_px` base pixels (any real size >= FINE).
+
+    The channels are built as planes, one contiguous (rows, cols) array each, and the level
+    holds them as a (rows, cols, N_CHANNELS) view: `score_map` correlates each plane without
+    copying it out, and whole-array steps on planes avoid numpy's slow short last axis."""
     h, w = base.lab.shape[:2]
     cols, rows = max(1, int(round(w * FINE / cell_px))), max(1, int(round(h * FINE / cell_px)))
     lab = cv2.resize(base.lab, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 3)
-    grad = cv2.resize(base.grad, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 4).astype(np.float32)
+    grad = cv2.resize(base.grad, (cols, rows), interpolation=cv2.INTER_AREA).reshape(rows, cols, 4)
     bg = cv2.resize(base.background, (cols, rows), interpolation=cv2.INTER_LINEAR).reshape(rows, cols, 3)
-    rel = lab.astype(np.float32) - bg.astype(np.float32)
-    rel[..., 0] *= 100.0 / (bg[..., 0].astype(np.float32) * 0.5 + 40.0)  # dim lamp or bright, alike
-    contrast = np.sqrt((rel * rel).sum(axis=2))
-    mag = grad.sum(axis=2)
+    lab, bg = lab.transpose(2, 0, 1), bg.transpose(2, 0, 1)
+    planes = np.empty((N_CHANNELS, rows, cols), np.float32)
+    rel, contrast, norm_mag, norm_grad, absolute = planes[0:3], planes[3], planes[4], planes[5:9], planes[9:12]
+    np.subtract(lab, bg, out=rel, dtype=np.float32)
+    rel[0] *= 100.0 / (bg[0].astype(np.float32) * 0.5 + 40.0)  # dim lamp or bright, alike
+    square = rel * rel
+    np.add(square[0], square[1], out=contrast)  # in the order numpy sums a last axis of 3
+    contrast += square[2]
+    np.sqrt(contrast, out=contrast)
+    norm_grad[...] = grad.transpose(2, 0, 1)
+    mag = norm_grad.sum(axis=0)  # whole numbers: exact in any order
     scale = 8.0 / (cv2.blur(mag, (NORM_CELLS, NORM_CELLS)) + 6.0)
-    grad *= scale[..., None]
-    absolute = lab.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)
-    pooled = np.concatenate([rel, contrast[..., None], (mag * scale)[..., None], grad, absolute], axis=2)
-    return Level(np.ascontiguousarray(pooled, dtype=np.float32), w * FINE / cols, h * FINE / rows)
+    np.multiply(mag, scale, out=norm_mag)
+    norm_grad *= scale
+    np.subtract(lab, np.array([0.0, 128.0, 128.0], np.float32)[:, None, None], out=absolute, dtype=np.float32)
+    return Level(planes.transpose(1, 2, 0), w * FINE / cols, h * FINE / rows)
 
 
 N_SHAPE = 3
@@ -123,19 +148,26 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
         return np.zeros(N_SHAPE, np.float32)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
-    m2 = gx * gx + gy * gy + 1e-6
-    c2, s2 = gx * gx - gy * gy, 2 * gx * gy  # m^2 e^{2i theta}
-    c4, s4 = c2 * c2 - s2 * s2, 2 * c2 * s2  # m^4 e^{4i theta}
-    m = np.sqrt(m2)
-    c4, s4 = c4 / (m2 * m), s4 / (m2 * m)
+    gx2, gy2 = gx * gx, gy * gy
+    m2 = gx2 + gy2 + 1e-6
+    c2, s2 = gx2 - gy2, 2 * gx * gy  # m^2 e^{2i theta}
+    # m, and m^4 e^{4i theta} over m^3, as three rows of one array: each sum below is one call.
+    terms = np.empty((3, gx.size), np.float32)
+    m, c4, s4 = (t.reshape(gx.shape) for t in terms)
+    np.sqrt(m2, out=m)
+    m3 = m2 * m
+    np.divide(c2 * c2 - s2 * s2, m3, out=c4)
+    np.divide(2 * c2 * s2, m3, out=s4)
     # Distances from (x, y) by broadcasting a row against a column: no full grids of indices.
     d = np.hypot(np.arange(crop.shape[1]) - (x - max(0, x0)),
                  (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
-    disc, rim = d < 0.78, (d > 0.32) & (d < 0.78)
-    def harmonic(mask: np.ndarray) -> float:
-        total = float(m[mask].sum()) + 1e-3
-        return math.hypot(float(c4[mask].sum()), float(s4[mask].sum())) / total
-    return np.array([harmonic(disc), harmonic(rim), float(m[rim].sum()) / (float(m[disc].sum()) + 1e-3)], np.float32)
+    disc = d < 0.78
+    rim = (d > 0.32) & disc
+    # `compress` keeps each row contiguous, so each row sums as m[mask].sum() would (same order).
+    m_disc, c_disc, s_disc = (float(v) for v in np.compress(disc.ravel(), terms, axis=1).sum(axis=1))
+    m_rim, c_rim, s_rim = (float(v) for v in np.compress(rim.ravel(), terms, axis=1).sum(axis=1))
+    return np.array([math.hypot(c_disc, s_disc) / (m_disc + 1e-3), math.hypot(c_rim, s_rim) / (m_rim + 1e-3),
+                     m_rim / (m_disc + 1e-3)], np.float32)
 
 
 def score_map(pooled: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:

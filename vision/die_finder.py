@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -140,10 +141,13 @@ class FinderModel:
                            float(data["threshold"]), float(data["min_side"]), float(data["max_side"]),
                            Stage2.from_json(data["stage2"]))
 
-    @property
+    @cached_property
     def weight_array(self) -> np.ndarray:
-        """Stage-1 weights as float32, for `score_map`."""
-        return np.asarray(self.weights, np.float32)
+        """Stage-1 weights as float32, for `score_map` (read-only: made once per model, since
+        converting the 1200 numbers cost 0.03 ms a call and a frame makes four calls)."""
+        weights = np.asarray(self.weights, np.float32)
+        weights.flags.writeable = False
+        return weights
 
 
 # --- die size from labels ------------------------------------------------------------------
