@@ -36,10 +36,14 @@ def taught_on_four() -> Profile:
     """Box C taught on four of its fixture images (01, 03, 07, 08), as few as the spec allows:
     their tables (light wood with cream lettering among them) teach the lamp and the table's
     colors less fully than eight do."""
-    photoreal = FIXTURES / "photoreal-c"
-    paths = [photoreal / "teach" / "c_teach_01.jpg", photoreal / "teach" / "c_teach_03.jpg",
-             photoreal / "teach-extra" / "c_teach_07.jpg", photoreal / "teach" / "c_teach_08.jpg"]
-    return teach([load_labelled(str(path)) for path in paths])
+    return taught_on_photoreal("teach/c_teach_01.jpg", "teach/c_teach_03.jpg", "teach-extra/c_teach_07.jpg",
+                               "teach/c_teach_08.jpg")
+
+
+@lru_cache(maxsize=None)
+def taught_on_photoreal(*names: str) -> Profile:
+    """Box C taught on the named images of its fixture set (paths under photoreal-c/)."""
+    return teach([load_labelled(str(FIXTURES / "photoreal-c" / name)) for name in names])
 
 
 @lru_cache(maxsize=None)

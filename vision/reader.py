@@ -418,8 +418,15 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
     own color's templates. `gain` is the frame's exposure gain; `typical_size` the frame's
     usual face side, for a blob that holds only a die's washed-out face and so looks small.
     """
-    blob_color = candidate.color
     reading = read_face(frame_bgr, candidate, profile, typical_size=typical_size)
+    return _rim_checked(frame_bgr, candidate.color, candidate, reading, profile, gain, typical_size)
+
+
+def _rim_checked(frame_bgr: np.ndarray, blob_color: str, candidate: Candidate, reading: FaceReading,
+                 profile: Profile, gain: float, typical_size: float | None) -> Look:
+    """The look at a face read (`reading`, on `candidate`, whose blob was `blob_color`) with its
+    color checked on the rim of that face: when the rim says another color surely, the candidate
+    is recolored and its face read again with that color's templates (see `read_candidate`)."""
     chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
     if chroma is None:
         return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading), None, typical_size)
@@ -764,7 +771,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     looked = _rims_agree(frame_bgr, reread, sure, profile, gain)
     usual = _usual_size(reread, sure, SIZE_WITNESSES)
     if usual is not None:
-        looked = [_read_at_best_scale(frame_bgr, look, profile, usual) for look in looked]
+        looked = [_read_at_best_scale(frame_bgr, look, profile, usual, gain) for look in looked]
     # Dice where no blob was taken for one. Fewer than SIZE_WITNESSES sure dice leave the frame's
     # die size to its blobs', which in a frame of one or two dice are mostly shadows, grain or part
     # of a die: the taught size says more (box C's 70 four-image teachings: 509 -> 495 errors).
@@ -1084,12 +1091,12 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool]
     usual = _usual_size(looked, sure, 2)
     if usual is not None:
         middle = (np.array([frame_bgr.shape[1], frame_bgr.shape[0]], np.float64) - 1.0) / 2.0
-        looked = [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile)
+        looked = [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile, gain)
                   for look, is_sure in zip(looked, sure)]
     return [look if is_sure else _read_around(frame_bgr, look, profile, gain) for look, is_sure in zip(looked, sure)]
 
 
-def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usual: float) -> Look:
+def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usual: float, gain: float) -> Look:
     """A doubtful look read again at the face size its templates fit best (SCALE_STEPS of its
     own), or the look as it was.
 
@@ -1126,7 +1133,7 @@ def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usu
         # Its window at the new size holds more paint than a die's face does: the reading
         # stays as doubtful as it was, not dropped as print.
         return look
-    return dataclasses.replace(look, reading=again, outline=outline)
+    return _moved(frame_bgr, look, look.candidate, again, profile, gain)
 
 
 def _usual_size(looked: list[Look], sure: list[bool], witnesses: int) -> float | None:
@@ -1163,7 +1170,7 @@ def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: floa
 
 
 def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle: np.ndarray,
-                        profile: Profile) -> Look:
+                        profile: Profile, gain: float) -> Look:
     """A doubtful look read again at the frame's `usual` face size when its own is off by a
     plausible amount (see `_reread_doubtful`), or the look as it was."""
     candidate, reading = look.candidate, look.reading
@@ -1179,7 +1186,7 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
         # when it makes the die sure (from many starts, what is no die matches better too).
         around = _read_face_around(frame_bgr, scaled, profile)
         if around.best_score > max(again.best_score, reading.best_score):
-            found = dataclasses.replace(look, candidate=scaled, reading=around, outline=_outline(frame_bgr, around))
+            found = _moved(frame_bgr, look, scaled, around, profile, gain)
             if _sure(found, profile):
                 return found
     if again.best_score <= reading.best_score:
@@ -1190,7 +1197,17 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
         toward = float(extra @ inward) / max(float(np.linalg.norm(extra) * np.linalg.norm(inward)), 1e-6)
         if toward < SIDE_TOWARD_MIDDLE:
             return look
-    return dataclasses.replace(look, candidate=scaled, reading=again, outline=_outline(frame_bgr, again))
+    return _moved(frame_bgr, look, scaled, again, profile, gain)
+
+
+def _moved(frame_bgr: np.ndarray, look: Look, candidate: Candidate, reading: FaceReading, profile: Profile,
+           gain: float) -> Look:
+    """`look` read again (`reading`, on `candidate`), its rim measured again where the face now
+    lies: a reading that moved onto a neighbouring die's face is that die's, and keeping the rim
+    it had where it was read first gave it the color of its own blob. (Box C: a blob of a white
+    die's shade, read again at the frame's face size, settled on a washed-out red die beside it
+    and was reported white, with the rim of the shade.)"""
+    return _rim_checked(frame_bgr, look.blob_color, candidate, reading, profile, gain, look.usual_size)
 
 
 def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile,
