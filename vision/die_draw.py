@@ -5,7 +5,8 @@ engraved and paint-filled symbol, glossy highlight) and then warped into place, 
 per-die cost to a small patch. The camera is slightly off vertical, so the top face is displaced
 from the die's footprint by ``lean`` and the side faces that look toward the camera show as
 shaded quads between the footprint and the top face. A cocked die (leaning on an edge) shows two
-faces meeting at a ridge instead of one top face.
+faces meeting at a ridge instead of one top face (``vision.cube`` draws it as a tilted cube
+under the perspective camera instead, reusing this module's face texture).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     return np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)], np.float32)
 
 
-def _lambert(normal: np.ndarray, light: np.ndarray) -> float:
+def lambert(normal: np.ndarray, light: np.ndarray) -> float:
+    """Diffuse level of a face with unit ``normal`` under ``light``, relative to a flat top."""
     top = _AMBIENT + _DIFFUSE * max(0.0, float(light[2]))
     return (_AMBIENT + _DIFFUSE * max(0.0, float(normal @ light))) / top
 
@@ -79,10 +81,13 @@ def _rotate2(v: np.ndarray, angle_rad: float) -> np.ndarray:
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]], np.float32)
 
 
-def _top_texture(k: int, color: np.ndarray, paint: np.ndarray, mask: np.ndarray | None,
+def face_texture(k: int, color: np.ndarray, paint: np.ndarray, mask: np.ndarray | None,
                  light_local: np.ndarray, shading: Shading, glare: float, wear: float = 0.0,
                  wear_rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Premultiplied BGR and alpha of the top face in the die's frame (symbol upright)."""
+    """Premultiplied BGR and alpha of the top face in the die's frame (symbol upright).
+
+    Any face of a cube can be drawn so: ``light_local`` is the light in the face's own frame
+    (x, y along it, z its normal), and the face comes out as bright as a top face would."""
     g = _face_geometry(k)
     bevel_w = max(2.0, 0.11 * k)
     slope = np.clip(1.0 - g.inside / bevel_w, 0, 1) ** 1.5 * 0.85
@@ -138,7 +143,7 @@ def _cocked_texture(k: int, tilt_deg: float, color: np.ndarray, paint: np.ndarra
     faces = ((pad, ha, np.array([0, -np.sin(t), np.cos(t)], np.float32), masks[0]),
              (pad + ha, hb, np.array([0, np.cos(t), np.sin(t)], np.float32), masks[1]))
     for y0, fh, normal, mask in faces:
-        shade = _lambert(normal, light_local)
+        shade = lambert(normal, light_local)
         face = np.empty((fh, k, 3), np.float32)
         face[:] = color * shade
         # Darken toward the face borders: rounded cube edges turn away from the light.
@@ -163,7 +168,8 @@ def _cocked_texture(k: int, tilt_deg: float, color: np.ndarray, paint: np.ndarra
     return img * alpha[:, :, None], alpha
 
 
-def _composite(canvas: np.ndarray, x0: int, y0: int, premul: np.ndarray, alpha: np.ndarray) -> None:
+def composite(canvas: np.ndarray, x0: int, y0: int, premul: np.ndarray, alpha: np.ndarray) -> None:
+    """Lay a premultiplied patch over ``canvas`` with its top-left at (x0, y0), clipped."""
     h, w = alpha.shape
     H, W = canvas.shape[:2]
     cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
@@ -223,7 +229,7 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
         # Texture centre = centre of the two faces; ridge sits ha px below its top edge.
     else:
         mask = None if symbol is None else symbol_mask(style, symbol, int(k * symbol_scale))
-        premul, alpha = _top_texture(k, col, pnt, mask, light_local, shading, glare, wear,
+        premul, alpha = face_texture(k, col, pnt, mask, light_local, shading, glare, wear,
                                      np.random.default_rng(seed) if wear > 0 else None)
         depth = size
         height = size
@@ -261,7 +267,7 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
         normal /= np.linalg.norm(normal) + 1e-9
         if normal @ lean_v >= 0:
             continue  # faces away from the camera
-        shade = _lambert(np.array([normal[0], normal[1], 0], np.float32), light)
+        shade = lambert(np.array([normal[0], normal[1], 0], np.float32), light)
         quad = np.stack([a_, b_, b_ - lean_v, a_ - lean_v]) - off
         cv2.fillConvexPoly(sides, np.round(quad * 16).astype(np.int32), (col * shade * 0.9).tolist(),
                            cv2.LINE_AA, 4)
@@ -286,13 +292,13 @@ def draw_die(canvas: np.ndarray, *, center: tuple[float, float], size: float, an
     if np.hypot(*motion) >= 1.0:
         # Moving during the exposure: smear colour and coverage alike along the motion (the
         # colour is premultiplied, so the smeared die fades correctly into the table).
-        kernel = _motion_kernel(float(motion[0]), float(motion[1]))
+        kernel = motion_kernel(float(motion[0]), float(motion[1]))
         out = cv2.filter2D(out.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
         out_a = cv2.filter2D(out_a.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
-    _composite(canvas, x0, y0, out, out_a)
+    composite(canvas, x0, y0, out, out_a)
 
 
-def _motion_kernel(dx: float, dy: float) -> np.ndarray:
+def motion_kernel(dx: float, dy: float) -> np.ndarray:
     """A normalised line kernel for a displacement of (dx, dy) px during the exposure."""
     n = int(np.ceil(max(abs(dx), abs(dy)))) * 2 + 1
     kernel = np.zeros((n, n), np.float32)

@@ -100,16 +100,25 @@ def _touch_candidate(rng: np.random.Generator, anchor: DieSpec, die: DieSpec,
     return placed if clear_of(die_outline(placed), blockers) else None
 
 
+def cocked_tilt(draw: float, cocked_3d: bool) -> float:
+    """A cocked die's tilt (degrees) from a draw in [35, 55]: the draw itself for the flat
+    two-face look, mapped linearly onto [20, 45] for a 3D cube (box C's dice lean 29-39 degrees).
+    One draw either way, so the option leaves every other random draw where it was."""
+    return 20.0 + (draw - 35.0) * 1.25 if cocked_3d else draw
+
+
 def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Generator, *,
                size: float = 80.0, touching: float = 0.3, existing: Sequence[DieSpec] = (),
                obstacles: Sequence[np.ndarray] = (), seat: int | None = None,
-               size_jitter: float = 0.02, attempts: int = 400) -> list[DieSpec]:
+               size_jitter: float = 0.02, attempts: int = 400,
+               cocked_3d: bool = False) -> list[DieSpec]:
     """Lay ``dice`` ((color, symbol) pairs; symbol None means cocked) inside ``zone``.
 
     ``zone`` is a rectangle (x0, y0, x1, y1) or a polygon of (x, y) points; every die's outline
     ends up entirely inside it. Dice never interpenetrate each other, ``existing`` dice or the
     ``obstacles`` polygons; with probability ``touching`` a die is put in contact with one
-    already placed (cocked dice are laid last and lean on a neighbour when there is one).
+    already placed (cocked dice are laid last and lean on a neighbour when there is one;
+    ``cocked_3d`` gives them the tilts of a die drawn as a 3D cube, see ``cocked_tilt``).
     Raises ValueError when the zone is too small to hold them.
     """
     zone_poly = _zone_polygon(zone)
@@ -136,7 +145,7 @@ def place_dice(dice: Sequence[tuple[str, str | None]], zone, rng: np.random.Gene
         faces = die_faces(color)
         template = DieSpec(color=color, symbol=symbol, center=(0.0, 0.0), size=float(s),
                            angle=float(rng.uniform(0, 360)), cocked=cocked,
-                           tilt=float(rng.uniform(35, 55)) if cocked else 0.0,
+                           tilt=cocked_tilt(float(rng.uniform(35, 55)), cocked_3d) if cocked else 0.0,
                            faces=(faces[rng.integers(6)], faces[rng.integers(6)]), seat=seat)
         result = None
         for attempt in range(attempts):

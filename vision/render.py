@@ -20,6 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.cube import Cube, cocked_cube, draw_cube
 from vision.die_draw import Shading, draw_die, footprint, light_vector
 from vision.distractors import Distractor, distractor_outline, draw_distractor, edge_side
 from vision.hand import Hand, draw_hand, hand_mask
@@ -65,7 +66,7 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                  touching: float | None = None, distractors: bool | None = None,
                  hand: bool | str | None = None, edge: bool | None = None, all_faces: bool = False,
                  die_size: float | None = None, glare: bool | None = None,
-                 optics: Optics | None = None) -> Scene:
+                 optics: Optics | None = None, cocked_3d: bool = False) -> Scene:
     """A random but reproducible scene: same arguments, same scene.
 
     Options force a ``table`` kind, a ``light`` kind, the share of cocked dice, the chance that a
@@ -73,7 +74,10 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
     ``glare`` spots, the ``die_size`` (top face side, px) and camera ``optics``. ``all_faces``
     puts every color x symbol pair in the scene at least once (for teaching images). A hand is
     kept clear of the dice, unless ``hand="over"``: then it may cover dice, and those mostly
-    hidden are left out of the labels. Raises ValueError when the dice cannot fit the frame.
+    hidden are left out of the labels. ``cocked_3d`` draws cocked dice as cubes leaning 20-45
+    degrees under the perspective camera (``vision.cube``), as real photos show them; off, every
+    scene is what it was before the option existed. Raises ValueError when the dice cannot fit
+    the frame.
     """
     rng = np.random.default_rng(seed)
     style = style or STYLES[int(rng.integers(len(STYLES)))]
@@ -176,14 +180,14 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                     min(play[2], cx + half), min(play[3], cy + half))
             try:
                 dice += place_dice(group, zone, rng, size=size, touching=touching, existing=dice,
-                                   obstacles=obstacles, attempts=60)
+                                   obstacles=obstacles, attempts=60, cocked_3d=cocked_3d)
                 break
             except ValueError:
                 continue
         else:
             # Crowded frame: fall back to the whole playable area.
             dice += place_dice(group, tuple(play), rng, size=size, touching=touching,
-                               existing=dice, obstacles=obstacles)
+                               existing=dice, obstacles=obstacles, cocked_3d=cocked_3d)
 
     # Glare spots: some on dice tops (washing out part of a symbol), some on the table.
     spots = []
@@ -199,23 +203,25 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
     return Scene(width=width, height=height, style=style, table=table, light=lit,
                  dice=tuple(dice), seed=int(seed), distractors=tuple(items), hand=the_hand,
                  look=random_look(rng, style), view=view,
-                 optics=optics or random_optics(rng, lit.gain), glare=tuple(spots))
+                 optics=optics or random_optics(rng, lit.gain), glare=tuple(spots),
+                 cocked_3d=cocked_3d)
 
 
 def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height: int = 1232, *,
                    style: str | None = None, table: str | None = None, light: str | None = None,
                    distractors: bool = False, hand: bool = False, glare: bool | None = None,
-                   optics: Optics | None = None) -> Scene:
+                   optics: Optics | None = None, cocked_3d: bool = False) -> Scene:
     """A scene showing exactly ``dice`` (e.g. from ``place_dice``) on a random table and light.
 
     For a demo camera: lay known dice in known seat zones with ``place_dice``, then render this.
-    Cards, tokens and coins (``distractors``) and a ``hand`` are kept clear of the given dice.
+    Cards, tokens and coins (``distractors``) and a ``hand`` are kept clear of the given dice;
+    ``cocked_3d`` draws cocked ones as cubes (lay them with ``place_dice(..., cocked_3d=True)``).
     """
     dice = tuple(dice)
     size = float(np.mean([d.size for d in dice])) if dice else 80.0
     base = random_scene(seed, style=style, n_dice=0, width=width, height=height, table=table,
                         light=light, distractors=False, hand=False, edge=False, die_size=size,
-                        glare=glare, optics=optics)
+                        glare=glare, optics=optics, cocked_3d=cocked_3d)
     rng = np.random.default_rng([seed, 1])
     keep_out = [as_blocker(inflate(die_outline(d).astype(np.float64), 0.4 * d.size)) for d in dice]
     items: list[Distractor] = []
@@ -282,6 +288,13 @@ def _die_height(d: DieSpec) -> float:
     return d.size
 
 
+def _cube(scene: Scene, d: DieSpec) -> Cube | None:
+    """The cube a die is drawn as: cocked, in a scene that draws cocked dice in 3D."""
+    if not (scene.cocked_3d and d.cocked):
+        return None
+    return cocked_cube(d.center, d.size, d.angle, d.tilt, scene.camera())
+
+
 def _hidden_by_hand(scene: Scene) -> set[int]:
     """Indices of dice whose top face is mostly covered by the hand (left out of the labels)."""
     if scene.hand is None:
@@ -308,16 +321,31 @@ def labels(scene: Scene) -> dict:
     for i, d in enumerate(scene.dice):
         if i in hidden:
             continue
+        cube = _cube(scene, d)
+        # A cube's top face lies off its outline's middle: the label names where it is seen.
+        center = d.center if cube is None else cube.top_center()
         item = {"color": d.color, "symbol": None if d.cocked else d.symbol,
-                "center": [round(float(d.center[0]), 1), round(float(d.center[1]), 1)],
+                "center": [round(float(center[0]), 1), round(float(center[1]), 1)],
                 "size": round(float(d.size), 1), "angle": round(float(d.angle) % 360, 1)}
         if d.cocked:
             item["cocked"] = True
+        if cube is not None:
+            item["cocked_deg"] = round(float(d.tilt), 1)
         if d.seat is not None:
             item["seat"] = d.seat
         out.append(item)
     return {"dice": out, "style": scene.style, "table": scene.table, "light": scene.light.kind,
             "hand": scene.hand is not None, "seed": scene.seed}
+
+
+def _cube_symbols(d: DieSpec, seed: int) -> dict[str, str]:
+    """What each face of a cocked cube shows: its top and second faces as the die says, the
+    others faces of the same die, drawn from its own seed."""
+    faces = die_faces(d.color)
+    rng = np.random.default_rng([seed, 1])
+    others = ("end+", "end-", "back", "bottom")
+    return {"top": d.faces[0], "second": d.faces[1],
+            **{name: faces[int(j)] for name, j in zip(others, rng.integers(6, size=len(others)))}}
 
 
 def render(scene: Scene) -> tuple[np.ndarray, dict]:
@@ -334,10 +362,17 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     shading = Shading(light=tuple(float(v) for v in lvec), gloss=scene.look.gloss,
                       paint_alpha=scene.look.paint_alpha)
     leans = [view.lean(d.center, d.size) for d in scene.dice]
+    cubes = [_cube(scene, d) for d in scene.dice]
 
     # Cast and contact shadows of every die first, so no shadow falls on a die's top.
     casts, contacts, fills = [], [], []
-    for d, lean in zip(scene.dice, leans):
+    for d, lean, cube in zip(scene.dice, leans, cubes):
+        if cube is not None:  # a convex body's shadow: the hull of its corners' shadows
+            casts.append(cube.shadow(lambda z: shadow_offset(light, z)))
+            contacts.append(cube.footprint())
+            if light.fill_strength > 0:
+                fills.append(cube.shadow(lambda z: shadow_offset(light, z, fill=True)))
+            continue
         base = footprint(d.center, d.size, d.angle, lean, d.tilt if d.cocked else 0.0)
         off = shadow_offset(light, _die_height(d))
         casts.append(np.concatenate([base, base + off]))
@@ -354,9 +389,10 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     apply_shadows(img, casts, light, mean_size, contacts, fills)
 
     # Far-from-nadir dice first: their visible sides face the nadir, nearer dice may cover them.
-    # Cocked dice stand taller than the rest, so they go last.
+    # Flat-drawn cocked dice stand taller than the rest, so they go last; a cube takes its place
+    # in that order: a nearer neighbour hides its low side, its ridge hides a farther one's top.
     order = sorted(range(len(scene.dice)),
-                   key=lambda i: (scene.dice[i].cocked, -float(np.hypot(*leans[i]))))
+                   key=lambda i: (scene.dice[i].cocked and cubes[i] is None, -float(np.hypot(*leans[i]))))
     for i in order:
         d = scene.dice[i]
         # Each die differs a little from its box-mates: body tint, and on some, worn paint.
@@ -368,6 +404,13 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
         r = int(d.size)
         around = img[max(0, y - r):y + r:4, max(0, x - r):x + r:4].reshape(-1, 3).mean(axis=0)
         bounce = np.clip(around / max(float(around.mean()), 0.05), 0.6, 1.6)
+        if cubes[i] is not None:
+            die_seed = int(die_rng.integers(1 << 31))
+            draw_cube(img, cubes[i], color=tuple(body), paint=_paint(scene.look, d.color),
+                      style=scene.style, symbols=_cube_symbols(d, die_seed), shading=shading,
+                      wear=wear, seed=die_seed, bounce=tuple(float(v) for v in bounce),
+                      symbol_scale=scene.look.symbol_scale, motion=d.motion)
+            continue
         draw_die(img, center=d.center, size=d.size, angle=d.angle, color=tuple(body),
                  paint=_paint(scene.look, d.color), style=scene.style,
                  symbol=None if d.cocked else d.symbol, lean=leans[i], shading=shading,

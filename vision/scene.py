@@ -35,7 +35,9 @@ def die_faces(color: str) -> tuple[str, ...]:
 class DieSpec:
     """One die. ``center``: where the middle of its top face appears in the image (px);
     ``size``: top face side (px); ``angle``: in-plane rotation (degrees). A ``cocked`` die leans
-    by ``tilt`` degrees on an edge (no face on top; ``symbol`` is None) and shows ``faces``."""
+    by ``tilt`` degrees on an edge (no face on top; ``symbol`` is None) and shows ``faces``; its
+    ``center`` is the middle of its outline (``die_outline``) at the height of a standing die's
+    top, which a cube drawn in 3D (``Scene.cocked_3d``) rests under."""
 
     color: str
     symbol: str | None
@@ -98,7 +100,9 @@ DEFAULT_LOOK = DiceLook(white=(0.80, 0.90, 0.93), red=(0.10, 0.09, 0.66), blue=(
 
 @dataclass(frozen=True)
 class Scene:
-    """Everything needed to render one frame; rendering the same scene gives the same image."""
+    """Everything needed to render one frame; rendering the same scene gives the same image.
+    ``cocked_3d``: cocked dice are drawn as tilted cubes under the perspective camera (and
+    labelled at their top face's middle, with ``cocked_deg``) instead of as two flat faces."""
 
     width: int
     height: int
@@ -114,13 +118,16 @@ class Scene:
     optics: Optics = Optics(blur=0.6, noise=2.5, jpeg_quality=88)
     glare: tuple[tuple[float, float, float, float], ...] = ()
     noise_seed: int | None = None
+    cocked_3d: bool = False
 
     def camera(self) -> View:
         return self.view or View((self.width / 2, self.height / 2), 4.0 * max(self.width, self.height))
 
 
 def die_outline(die: DieSpec) -> np.ndarray:
-    """The die's top-level outline (4 x 2): its top face, or for a cocked die both faces."""
+    """The die's top-level outline (4 x 2): its top face, or for a cocked die both faces. A
+    cube resting on an edge and turned by t covers s by s (cos t + sin t) seen from straight
+    above, so the same outline is exactly a 3D cocked die's footprint (``vision.cube``)."""
     if die.cocked:
         t = np.radians(die.tilt)
         return outline(die.center, die.size, die.angle, die.size * (np.cos(t) + np.sin(t)))
