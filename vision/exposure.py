@@ -10,17 +10,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .medians import level_percentile
+
 TARGET_LEVEL = 235.0
 PERCENTILE = 99.5
 GAIN_LIMITS = (0.6, 4.0)
 
 
 def exposure_gain(bgr: np.ndarray) -> float:
-    """Gain that brings the frame's bright end to `TARGET_LEVEL` (clipped to sane limits)."""
+    """Gain that brings the (uint8 BGR) frame's bright end to `TARGET_LEVEL` (clipped to sane limits)."""
     step = max(1, int(np.sqrt(bgr.shape[0] * bgr.shape[1] / 40000)))  # ~40k samples are plenty
     sample = bgr[::step, ::step]
     brightest = np.maximum(np.maximum(sample[..., 0], sample[..., 1]), sample[..., 2])  # fast per plane
-    level = float(np.percentile(brightest, PERCENTILE))
+    level = level_percentile(brightest, PERCENTILE)
     return float(np.clip(TARGET_LEVEL / max(level, 1.0), *GAIN_LIMITS))
 
 

@@ -3,7 +3,8 @@
 `np.median(values, axis=0)` spends most of its time in argument handling when the array holds
 a few hundred rows; the reader takes such a median for every blob (a face's body color, a
 rim's chroma), so this does the same partition directly, with the same values. So with
-`np.percentile` of a face window's paint (20 us a call, 2.4 here; some 20 calls a frame).
+`np.percentile` of a face window's paint (20 us a call, 2.4 here; some 20 calls a frame), and
+of a frame's sampled uint8 levels (`vision.exposure`), counted rather than partitioned.
 """
 
 from __future__ import annotations
@@ -42,3 +43,18 @@ def percentile(values: np.ndarray, q: float) -> float:
     step, share = above - below, virtual - low
     # As numpy interpolates: from the nearer end.
     return float(above - step * (1.0 - share)) if share >= 0.5 else float(below + step * share)
+
+
+def level_percentile(levels: np.ndarray, q: float) -> float:
+    """np.percentile(levels, q) (its linear interpolation, the same value) of uint8 levels, at
+    least one, read off their histogram instead of partitioning them: a frame's exposure sample
+    (58,000 levels) 0.43 -> 0.09 ms."""
+    counts = np.cumsum(np.bincount(levels.ravel(), minlength=256))
+    count = int(counts[-1])
+    virtual = q / 100.0 * (count - 1)
+    low = int(math.floor(virtual))
+    # The i-th smallest level (from 0) is the first whose cumulative count exceeds i.
+    below, above = (int(level) for level in np.searchsorted(counts, (low, min(low + 1, count - 1)), side="right"))
+    step, share = above - below, virtual - low
+    # As numpy interpolates whole levels: in double precision, from the nearer end.
+    return above - step * (1.0 - share) if share >= 0.5 else below + step * share
