@@ -112,7 +112,7 @@ OPPONENT = np.array([[1 / 3, 1 / 3, 1 / 3],  # B, G, R -> lightness
 CHANNEL_SUM = np.ones((1, 3), np.float32)  # the three channels added into one (faster than numpy's sum)
 # Pixels per run of `_opponent_distance` (a multiple of 64; see there), and how far each run's
 # transform reaches past it.
-OPPONENT_RUN, TRANSFORM_TAIL = 8192, 64
+OPPONENT_RUN, TRANSFORM_TAIL = 16384, 64
 
 
 def _opponent_distance(bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -160,7 +160,8 @@ def gather_evidence(frame_bgr: np.ndarray, model: ColorModel, scale: float,
     table, die_color = model.classify(small)
     for plane in die_color:
         cv2.blur(plane, (5, 5), dst=plane)
-    return Evidence(cv2.blur(table, (3, 3)), die_color, local_contrast(small), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    cv2.blur(table, (3, 3), dst=table)  # in place: one frame-sized array fewer (0.3 ms in the reader)
+    return Evidence(table, die_color, local_contrast(small), cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
 
 
 def die_masks(evidence: Evidence, contrast_range: tuple[float, float]) -> list[np.ndarray]:
@@ -432,17 +433,31 @@ def _blob_candidates(points: np.ndarray, die_areas: tuple[float, float], evidenc
         if max(w, h) < ONE_DIE_ASPECT * max(min(w, h), 1.0) and area >= ONE_DIE_FILL * (w + 1) * (h + 1):
             count = 1
     candidates = []
+    planes = evidence.die_color.reshape(len(evidence.die_color), -1)
     for group in _split(points, max(1, count)):
-        gx, gy = group[:, 0].astype(np.intp), group[:, 1].astype(np.intp)
-        shares = evidence.die_color[:, gy, gx].mean(axis=1)
+        # Every color's shares at the group's pixels, (colors, pixels), by their flat index.
+        spots = group[:, 1].astype(np.intp) * evidence.die_color.shape[2] + group[:, 0].astype(np.intp)
+        shares = _mean_in_order(np.take(planes, spots, axis=1), axis=1)
         color = int(np.argmax(shares)) if k is None else k - 1
-        cx, cy = group.mean(axis=0)
+        cx, cy = _mean_in_order(group, axis=0)
         w, h = _rect_sides(group)
         candidates.append(Candidate(model.classes[color + 1], ((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
                                     float(np.sqrt(len(group)) / scale), float(shares[color]),
                                     float(len(group) / max((w + 1) * (h + 1), 1.0)),
                                     float((max(w, h) + 1) / (min(w, h) + 1))))
     return candidates
+
+
+def _mean_in_order(values: np.ndarray, axis: int) -> np.ndarray:
+    """The mean along `axis` of (2-D) values, the pixels' sums added one pixel after another:
+    to the last bit what numpy's `mean` gives for a blob's (pixels, 2) points and for the
+    (colors, pixels) shares `die_color[:, ys, xs]` (pixel-major in memory), whose reductions
+    run their inner loop across the two or three values of one pixel, and much faster.
+
+    Numpy's pairwise sum along a contiguous row of pixels rounds differently; the last entry of
+    a cumulative sum is the in-order sum (blob candidates: 3.0 -> 2.6 ms per benchmark frame).
+    """
+    return np.cumsum(values, axis=axis).take(-1, axis=axis) / values.shape[axis]
 
 
 def _bright_cores(points: np.ndarray, die_areas: tuple[float, float], evidence: Evidence, scale: float,
