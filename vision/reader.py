@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
+from .heap import keep_freed_memory
 from .detect import Candidate, find_all_candidates
 from .die_finder import find_dice, sides_near
 from .exposure import exposure_gain
@@ -633,11 +634,12 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
 
 
 def prepare() -> None:
-    """Do once what a process's first reading would: set BLAS to one thread and have OpenCV
-    build its Lab tables (on its first conversion to Lab: 95 ms on the 2026-11-27 machine, more
-    than a whole frame's reading). A one-shot reader (`python -m vision read`) calls it before
+    """Do once what a process's first reading would: set BLAS to one thread, keep freed memory
+    for reuse (`vision.heap`) and have OpenCV build its Lab tables (on its first conversion to
+    Lab: 95 ms on the 2026-11-27 machine, more than a whole frame's reading). A one-shot reader (`python -m vision read`) calls it before
     its clock starts, so the time it reports is the frame's reading, as at the table."""
     use_one_blas_thread()
+    keep_freed_memory()
     cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
 
@@ -652,6 +654,7 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
     correction to start the next frame from (None: the frame looked as taught). A correction
     that no longer fits (the light changed again) is not used: the frame is read afresh."""
     use_one_blas_thread()
+    keep_freed_memory()  # a frame's arrays reuse the last frame's pages (see vision.heap)
     rim_colors = profile.rim_colors
     if rim_colors is None:  # a profile without rim colors cannot tell a lamp
         return _read(frame_bgr, profile)[0], None
