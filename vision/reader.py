@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
-from .heap import keep_freed_memory
 from .detect import Candidate, find_all_candidates
 from .die_finder import find_dice, sides_near
 from .exposure import exposure_gain
 from .halving import halved
+from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import PAST_DIE, PAST_FACE, edges_past_face, side_steps
@@ -636,8 +636,9 @@ def read_frame(frame_bgr: np.ndarray, profile: Profile) -> list[Die]:
 def prepare() -> None:
     """Do once what a process's first reading would: set BLAS to one thread, keep freed memory
     for reuse (`vision.heap`) and have OpenCV build its Lab tables (on its first conversion to
-    Lab: 95 ms on the 2026-11-27 machine, more than a whole frame's reading). A one-shot reader (`python -m vision read`) calls it before
-    its clock starts, so the time it reports is the frame's reading, as at the table."""
+    Lab: 95 ms on the 2026-11-27 machine, more than a whole frame's reading). A one-shot reader
+    (`python -m vision read`) calls it before its clock starts, so the time it reports is the
+    frame's reading, as at the table."""
     use_one_blas_thread()
     keep_freed_memory()
     cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
