@@ -111,8 +111,9 @@ def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: fl
              slice(half - _LINE[1] + 1, half - _LINE[0] - _EDGE_GAP + 1))
     # Each side line's strongest step at each point along its way (OpenCV's reduce: a tenth of
     # numpy's time on these small arrays), one column per side line.
-    along_columns = np.hstack([cv2.reduce(across_columns[:, side], 1, cv2.REDUCE_MAX) for side in sides])
-    along_rows = np.vstack([cv2.reduce(across_rows[side], 0, cv2.REDUCE_MAX) for side in sides]).T
+    # (np.concatenate: hstack and vstack add a third to its time here.)
+    along_columns = np.concatenate([cv2.reduce(across_columns[:, side], 1, cv2.REDUCE_MAX) for side in sides], axis=1)
+    along_rows = np.concatenate([cv2.reduce(across_rows[side], 0, cv2.REDUCE_MAX) for side in sides]).T
     own_rows = slice(half - int(ALONG_FACE * EDGE_PX), half + int(ALONG_FACE * EDGE_PX))
     first, last = int(past[0] * EDGE_PX), int(past[1] * EDGE_PX)
     beyond_rows = (slice(half + first, half + last), slice(half - last + 1, half - first + 1))
@@ -124,8 +125,9 @@ def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: fl
     for strongest, (ux, uy) in ((along_columns, axes[1]), (along_rows, axes[0])):
         # The medians of the face's own stretch and of the stretches past it either way, for
         # both side lines at a time.
-        own = float(column_medians(strongest[own_rows]).min())
-        beyond = column_medians(np.concatenate([strongest[rows] for rows in beyond_rows], axis=1))
-        for sign, far in ((1.0, beyond[:2].min()), (-1.0, beyond[2:].min())):
-            found.append(((sign * ux, sign * uy), float(far) / max(own, 1.0)))
+        # (Least of two or four values as Python floats: numpy's min costs 1.5 us a call.)
+        own = min(column_medians(strongest[own_rows]).tolist())
+        beyond = column_medians(np.concatenate([strongest[rows] for rows in beyond_rows], axis=1)).tolist()
+        for sign, far in ((1.0, min(beyond[:2])), (-1.0, min(beyond[2:]))):
+            found.append(((sign * ux, sign * uy), far / max(own, 1.0)))
     return found

@@ -44,7 +44,7 @@ def _colorful(band: np.ndarray) -> np.ndarray:
     """The median chroma of the band's more colorful half."""
     chroma = band[:, 0] ** 2 + band[:, 1] ** 2
     keep = max(1, int(len(band) * COLORFUL_SHARE))
-    colorful = band[np.argpartition(chroma, len(band) - keep)[len(band) - keep:]]
+    colorful = band.take(np.argpartition(chroma, len(band) - keep)[len(band) - keep:], axis=0)
     return column_medians(colorful)
 
 
@@ -63,7 +63,13 @@ def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     cy, cx = int(round(center[1])), int(round(center[0]))
     height, width = frame_bgr.shape[:2]
     if reach <= cy < height - reach and reach <= cx < width - reach and len(dy) >= MIN_PIXELS:
-        return frame_bgr[dy + cy, dx + cx]  # the whole band in the frame (nearly every die)
+        # The whole band in the frame (nearly every die).
+        if frame_bgr.flags.c_contiguous and frame_bgr.ndim == 3:
+            # Rows of the frame's pixels taken at flat offsets: a fifth of the time of indexing
+            # by (row, column) pairs (600 pixels: 18.6 -> 4.7 us), the same pixels.
+            pixels = frame_bgr.reshape(height * width, frame_bgr.shape[2])
+            return pixels.take(_flat_offsets(dy, dx, width, int(round(size)), band) + (cy * width + cx), axis=0)
+        return frame_bgr[dy + cy, dx + cx]
     ys, xs = dy + cy, dx + cx
     inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
     if np.count_nonzero(inside) < MIN_PIXELS:
@@ -75,7 +81,7 @@ def colorful_chromas(pixels: np.ndarray, ends: list[int], gains: tuple[float, fl
     """The rim chroma (see `rim_chroma`) of each of several bands, (K, 2), with per-channel
     gains applied; `pixels` holds the bands' BGR pixels one after another, band i ending at
     `ends[i]` (converted in one go: far faster than band by band)."""
-    chromas = _chromas(cv2.multiply(pixels[:, None, :], (*gains, 0.0), dtype=cv2.CV_8U))
+    chromas = _chromas(cv2.multiply(pixels[:, None, :], (*gains, 0.0), dtype=cv2.CV_8U)[:, 0])
     return np.array([_colorful(band) for band in np.split(chromas, ends[:-1])])
 
 
@@ -84,18 +90,34 @@ def _band_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float
     pixels = band_pixels(frame_bgr, center, size, band)
     if pixels is None:
         return None
-    pixels = pixels[:, None, :]
     if gain != 1.0:
-        pixels = cv2.convertScaleAbs(pixels, alpha=gain)
+        # As one row of pixels, as `_chromas` converts them (the same values as a column).
+        pixels = cv2.convertScaleAbs(pixels[None], alpha=gain)[0]
     return _chromas(pixels)
 
 
 def _chromas(pixels: np.ndarray) -> np.ndarray:
-    """Lab (a, b) of (N, 1, 3) BGR pixels, (N, 2)."""
-    return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0, 1:].astype(np.float32) - 128.0
+    """Lab (a, b) of (N, 3) BGR pixels, (N, 2)."""
+    # Converted as one row, not a column of one-pixel rows: OpenCV converts row by row, and a
+    # row's SIMD path converts 600 pixels in half the time (7 against 14 us), to the same
+    # values (checked on all 2^24 colors).
+    return np.subtract(cv2.cvtColor(pixels[None], cv2.COLOR_BGR2LAB)[0, :, 1:], 128.0, dtype=np.float32)
 
 
 _OFFSETS: dict[tuple[int, tuple[float, float]], tuple[np.ndarray, np.ndarray, int]] = {}
+_FLAT_OFFSETS: dict[tuple[int, tuple[float, float], int], np.ndarray] = {}
+
+
+def _flat_offsets(dy: np.ndarray, dx: np.ndarray, width: int, size: int, band: tuple[float, float]) -> np.ndarray:
+    """The band's offsets (`_band_offsets`: `dy`, `dx`, for `size` and `band`) as offsets into
+    a frame `width` pixels wide flattened to one row of pixels."""
+    key = (size, band, width)
+    flat = _FLAT_OFFSETS.get(key)
+    if flat is None:
+        if len(_FLAT_OFFSETS) > 256:
+            _FLAT_OFFSETS.clear()
+        flat = _FLAT_OFFSETS[key] = (dy * width + dx).astype(np.intp)
+    return flat
 
 
 def _band_offsets(size: int, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:

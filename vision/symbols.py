@@ -82,7 +82,7 @@ def _paint(pixels: np.ndarray, face: np.ndarray) -> np.ndarray:
     body = column_medians(face.reshape(-1, 3))
     difference = pixels - body
     squared = difference * difference
-    return np.sqrt(squared[..., 0] + squared[..., 1] + squared[..., 2]).astype(np.float32)
+    return np.sqrt(squared[..., 0] + squared[..., 1] + squared[..., 2]).astype(np.float32, copy=False)
 
 
 INK_LEVEL = 40.0  # color distance (BGR) below which a window holds no paint at all
@@ -266,8 +266,9 @@ def _correlations(window: np.ndarray, templates: list[tuple[str, np.ndarray]]
     rows, columns = window.strides
     # Every TEMPLATE_PX square of the window, one per row (numpy's sliding_window_view does the
     # same with many times the overhead, which counts: a frame matches dozens of windows).
-    patches = np.lib.stride_tricks.as_strided(window, (SHIFTS, SHIFTS, TEMPLATE_PX, TEMPLATE_PX),
-                                              (rows, columns, rows, columns)).reshape(-1, TEMPLATE_PX * TEMPLATE_PX)
+    # The view is made by ndarray itself: as_strided's checks took 3 of its 3.5 us.
+    patches = np.ndarray((SHIFTS, SHIFTS, TEMPLATE_PX, TEMPLATE_PX), np.float32, window, 0,
+                         (rows, columns, rows, columns)).reshape(-1, TEMPLATE_PX * TEMPLATE_PX)
     # Each patch's sum and sum of squares from the window's integral images.
     sums, squares = cv2.integral2(window)
     n = TEMPLATE_PX
