@@ -30,6 +30,7 @@ FROM = 0.3  # steps nearer the center than this (the symbol's paint) are not the
 STEP = 0.08  # a step is the change over twice this many face sides along a ray
 
 _RAYS = np.arange(RAYS)
+_TURNED_RAYS = (_RAYS[None, :] + _RAYS[:, None]) % RAYS  # row k: the rays from the k-th on
 _GAP = max(1, round(STEP / REACH * SAMPLES))
 _FIRST = max(0, int(FROM / REACH * SAMPLES) - _GAP)
 
@@ -43,10 +44,11 @@ def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, 
     opponent = cv2.transform(np.float32(polar), OPPONENT)
     # OpenCV's calls on these small arrays cost a fraction of numpy's: this runs for every blob.
     change = cv2.transform(cv2.absdiff(opponent[:, 2 * _GAP + _FIRST:], opponent[:, _FIRST:-2 * _GAP]), CHANNEL_SUM)
-    per_ray = change.max(axis=1).ravel()
-    # Rays are at 0, 360/RAYS, ... degrees; turn them so each side's rays sit together.
+    per_ray = cv2.reduce(change, 1, cv2.REDUCE_MAX).ravel()
+    # Rays are at 0, 360/RAYS, ... degrees; turn them so each side's rays sit together (the
+    # turned order looked up: two numpy calls fewer, each some 1.5 us).
     first_ray = int(round((angle - 45.0) / 360.0 * RAYS))
-    sides = np.sort(per_ray[(_RAYS + first_ray) % RAYS].reshape(4, RAYS // 4), axis=1)
+    sides = np.sort(per_ray.take(_TURNED_RAYS[first_ray % RAYS]).reshape(4, RAYS // 4), axis=1)
     middle = RAYS // 8  # the median of a side's rays
     return np.sort((sides[:, middle - 1] + sides[:, middle]) * 0.5)
 

@@ -49,11 +49,21 @@ def face_angle(frame_bgr: np.ndarray, center: tuple[float, float], size: float) 
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
     # Each gradient z = gx + i gy as |z|^2 e^(4i theta) = z^4 / |z|^2: four times its angle,
     # weighted by squared magnitude, without trigonometry.
-    ring = _ring_mask()
-    magnitude = gx * gx + gy * gy
-    real2, imag2 = gx * gx - gy * gy, 2.0 * gx * gy  # z^2
-    scale = ring / np.maximum(magnitude, 1e-12)
-    total = complex(float(((real2 * real2 - imag2 * imag2) * scale).sum()), float((2.0 * real2 * imag2 * scale).sum()))
+    # Each square taken once and the arrays reused in place: 16 numpy calls, not 21, each
+    # product and sum as before (20 -> 16 us a face).
+    xx, yy = gx * gx, gy * gy
+    real2 = xx - yy  # z^2 = real2 + i imag2
+    imag2 = 2.0 * gx
+    imag2 *= gy
+    magnitude = np.add(xx, yy, out=xx)
+    scale = np.divide(_ring_mask(), np.maximum(magnitude, 1e-12, out=magnitude), out=magnitude)
+    real4 = real2 * real2  # z^4 = real4 + i imag4, then over |z|^2 on the ring
+    real4 -= np.multiply(imag2, imag2, out=yy)
+    real4 *= scale
+    imag4 = np.multiply(real2, 2.0, out=real2)
+    imag4 *= imag2
+    imag4 *= scale
+    total = complex(float(real4.sum()), float(imag4.sum()))
     return float(np.degrees(np.angle(total)) / 4.0)
 
 
@@ -276,7 +286,9 @@ def _correlations(window: np.ndarray, templates: list[tuple[str, np.ndarray]]
     squares = (squares[n:, n:] - squares[:-n, n:] - squares[n:, :-n] + squares[:-n, :-n]).ravel()
     spread = np.sqrt(np.maximum(squares - sums * sums / (n * n), 1e-6)).astype(np.float32)
     bank, symbols, turns, groups = _bank(templates)
-    return patches, (patches @ bank) / spread[:, None], symbols, turns, groups
+    correlation = patches @ bank
+    correlation /= spread[:, None]  # in place: the product is a fresh array
+    return patches, correlation, symbols, turns, groups
 
 
 def mean_template(windows: list[np.ndarray], rounds: int = 3) -> np.ndarray:
