@@ -106,6 +106,8 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _project(point: np.ndarray, lens: tuple[float, float, float]) -> tuple[float, float]:
+    """Where the camera (nadir x, y and lens height) sees a point at table position (x, y) and
+    height z: farther from the nadir the higher it is."""
     nx, ny, h = lens
     k = h / (h - point[2])
     return float(nx + (point[0] - nx) * k), float(ny + (point[1] - ny) * k)
@@ -218,6 +220,7 @@ def draw_cube(canvas: np.ndarray, cube: Cube, *, color: tuple[float, float, floa
 
 
 def _area(quad: np.ndarray) -> float:
+    """The area of a polygon (N x 2), by the shoelace formula."""
     x, y = quad[:, 0], quad[:, 1]
     return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
 
