@@ -450,6 +450,19 @@ def test_a_long_blob_is_a_die_only_when_its_face_reads_very_clearly() -> None:
     assert not too_long_for_its_face(dataclasses.replace(letter, aspect=1.6), "gun", 0.6)
 
 
+def test_a_die_on_a_long_blob_it_cannot_keep_is_left_to_the_learnt_finder() -> None:
+    # Line scene 132: a white cocktail on a light cloth makes one blob with its shadow, 2.3 times
+    # as long as wide; its face reads at 0.75, too little for so long a blob, and the die is not
+    # found flat after all (`_flat_after_all`), so the blob is dropped. It took its place all the
+    # same, so the learnt finder did not look there and the die was missed. Left to the finder,
+    # it is found and read.
+    image, labels = render(random_scene(132, style="line"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1508.0, 440.0)))
+    assert (die["color"], die["symbol"]) == ("white", "cocktail")
+    there = [d for d in read_frame(image, taught_on_renders("line")) if math.dist(d.center, die["center"]) <= 0.5 * die["size"]]
+    assert [(d.color, d.symbol) for d in there] == [("white", "cocktail")] and there[0].confidence >= 0.5, there
+
+
 @pytest.mark.parametrize("seed, at, kept", [
     (103, (478.0, 841.0), True),  # a white cocktail touching a blue die: one blob 2.2 times as long as wide
     (33, (366.0, 446.0), False),  # dark dots printed on the cloth, their blob's face read as a gun at 0.11

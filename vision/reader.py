@@ -940,7 +940,10 @@ def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[
     without one the `faint` candidates (`vision.detect.find_faint`), each read when it lies
     farther than FAINT_AWAY face sides from every face of a blob the die-or-not model accepts
     and from every one read before it. `half_frame`: the frame halved already (`vision.halving`)."""
-    taken = [look.reading.center for look in looked if _plausible(look, profile)]
+    # A long blob whose face does not read very clearly (see LONG_BLOB) takes no place: it is
+    # dropped unless its outline stops at the face, and the finder may find its die on its own.
+    taken = [look.reading.center for look in looked
+             if _plausible(look, profile) and not _long_and_unclear(look, profile)]
     if profile.finder is None:
         return _read_apart(frame_bgr, faint, taken, profile, gain, size)
     learnt = find_dice(frame_bgr, profile.finder, sides=sides_near(profile.finder, size),
@@ -1008,6 +1011,12 @@ def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: 
     return Candidate(profile.color_model.classes[k + 1], (float(center[0]), float(center[1])),
                      size * profile.blob_side_ratio, float(shares[k]), 0.9, 1.0, standing_out=True, no_blob=True,
                      learnt=True)
+
+
+def _long_and_unclear(look: Look, profile: Profile) -> bool:
+    """Whether `look`'s blob is too long for how clearly its face reads (`too_long_for_its_face`)."""
+    return too_long_for_its_face(look.candidate, *symbol_reading(look.reading, profile.calibration,
+                                                                 look.candidate.aspect))
 
 
 def too_long_for_its_face(candidate: Candidate, symbol: str | None, confidence: float) -> bool:
