@@ -427,13 +427,16 @@ def read_candidate(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile
 
 
 def _rim_checked(frame_bgr: np.ndarray, blob_color: str, candidate: Candidate, reading: FaceReading,
-                 profile: Profile, gain: float, typical_size: float | None) -> Look:
+                 profile: Profile, gain: float, typical_size: float | None,
+                 outline: tuple[float, float] | None = None) -> Look:
     """The look at a face read (`reading`, on `candidate`, whose blob was `blob_color`) with its
     color checked on the rim of that face: when the rim says another color surely, the candidate
-    is recolored and its face read again with that color's templates (see `read_candidate`)."""
+    is recolored and its face read again with that color's templates (see `read_candidate`).
+    `outline`: the face's outline (`_outline`), when the caller measured it already."""
     chroma = _rim(frame_bgr, reading.center, reading.size, profile, gain)
     if chroma is None:
-        return Look(blob_color, candidate, reading, None, None, _outline(frame_bgr, reading), None, typical_size,
+        return Look(blob_color, candidate, reading, None, None,
+                    outline if outline is not None else _outline(frame_bgr, reading), None, typical_size,
                     rim_on_face=True)
     rim_on_face = True
     rim = profile.rim_colors.probabilities(chroma)
@@ -452,13 +455,14 @@ def _rim_checked(frame_bgr: np.ndarray, blob_color: str, candidate: Candidate, r
         # The blob's centroid was placed by the wrong color's pixels: start again around it too.
         reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size),
                             typical_size=typical_size)
+        outline = None  # a face read anew has its own outline
         again = _rim(frame_bgr, reading.center, reading.size, profile, gain)
         rim_on_face = again is not None
         if again is not None:
             chroma, rim = again, profile.rim_colors.probabilities(again)
     return Look(blob_color, candidate, reading, rim.get(candidate.color, 0.0),
-                float(profile.rim_colors.distances(chroma, candidate.color)), _outline(frame_bgr, reading), chroma,
-                typical_size, rim_on_face)
+                float(profile.rim_colors.distances(chroma, candidate.color)),
+                outline if outline is not None else _outline(frame_bgr, reading), chroma, typical_size, rim_on_face)
 
 
 def _outline(frame_bgr: np.ndarray, reading: FaceReading) -> tuple[float, float]:
@@ -1156,7 +1160,7 @@ def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usu
         # Its window at the new size holds more paint than a die's face does: the reading
         # stays as doubtful as it was, not dropped as print.
         return look
-    return _moved(frame_bgr, look, look.candidate, again, profile, gain)
+    return _moved(frame_bgr, look, look.candidate, again, profile, gain, outline)
 
 
 def _usual_size(looked: list[Look], sure: list[bool], witnesses: int) -> float | None:
@@ -1224,13 +1228,13 @@ def _read_at_usual_size(frame_bgr: np.ndarray, look: Look, usual: float, middle:
 
 
 def _moved(frame_bgr: np.ndarray, look: Look, candidate: Candidate, reading: FaceReading, profile: Profile,
-           gain: float) -> Look:
+           gain: float, outline: tuple[float, float] | None = None) -> Look:
     """`look` read again (`reading`, on `candidate`), its rim measured again where the face now
     lies: a reading that moved onto a neighbouring die's face is that die's, and keeping the rim
     it had where it was read first gave it the color of its own blob. (Box C: a blob of a white
     die's shade, read again at the frame's face size, settled on a washed-out red die beside it
-    and was reported white, with the rim of the shade.)"""
-    return _rim_checked(frame_bgr, look.blob_color, candidate, reading, profile, gain, look.usual_size)
+    and was reported white, with the rim of the shade.) `outline`: the new face's, if measured."""
+    return _rim_checked(frame_bgr, look.blob_color, candidate, reading, profile, gain, look.usual_size, outline)
 
 
 def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile,
