@@ -2,7 +2,7 @@
 
 `np.median(values, axis=0)` spends most of its time in argument handling when the array holds
 a few hundred rows; the reader takes such a median for every blob (a face's body color, a
-rim's chroma), so this does the same partition directly, with the same values. So with
+rim's chroma), so this sorts each column directly, to the same values. So with
 `np.percentile` of a face window's paint (20 us a call, 2.4 here; some 20 calls a frame), and
 of a frame's sampled uint8 levels (`vision.exposure`), counted rather than partitioned.
 """
