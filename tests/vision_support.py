@@ -47,10 +47,11 @@ def taught_on_photoreal(*names: str) -> Profile:
 
 
 @lru_cache(maxsize=None)
-def taught_on_renders(style: str) -> Profile:
+def taught_on_renders(style: str, cocked_3d: bool = False) -> Profile:
     """A profile taught on 12 freshly rendered all-faces scenes of `style` (seeds 10000+), as
-    the benchmark teaches."""
-    return teach([render(random_scene(10_000 + i, style=style, all_faces=True)) for i in range(12)])
+    the benchmark teaches (`cocked_3d`: as its `--cocked-3d` run does, cocked dice as cubes)."""
+    return teach([render(random_scene(10_000 + i, style=style, all_faces=True, cocked_3d=cocked_3d))
+                  for i in range(12)])
 
 
 def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]) -> Score:
