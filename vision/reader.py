@@ -928,7 +928,8 @@ def _second_opinion(frame_bgr: np.ndarray, reading: FaceReading, candidate: Cand
 def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM) -> Die | None:
     """What the learnt die finder found (`look`), as a die seen but not read, when its rim is
     its color's (within `rim_limit`), its outline steps on every side and the face matched lies
-    where the finder found the die (see LEARNT_UNREAD_RIM); else None."""
+    where the finder found the die (see LEARNT_UNREAD_RIM); else None. The die lies at the face
+    matched: `_read` checks it there, then reports it where the finder found it."""
     reading, candidate = look.reading, look.candidate
     if look.rim_distance is not None and look.rim_distance <= rim_limit and \
             look.outline[0] >= UNREAD_OUTLINE and \
