@@ -39,17 +39,13 @@ def percentile(values: np.ndarray, q: float) -> float:
     array's values, at least one."""
     flat = values.ravel()
     count = flat.size
-    virtual = q / 100.0 * (count - 1)
-    low = int(math.floor(virtual))
+    low, share = _rank(q, count)
     # Sorted, not partitioned at two places: numpy's SIMD sort is the faster (a face's 676
     # levels: 5.1 against 10.8 us), to the same values.
     ordered = np.sort(flat)
     if low + 1 >= count:
         return float(ordered[count - 1])
-    below, above = ordered[low], ordered[low + 1]
-    step, share = above - below, virtual - low
-    # As numpy interpolates: from the nearer end.
-    return float(above - step * (1.0 - share)) if share >= 0.5 else float(below + step * share)
+    return float(_between(ordered[low], ordered[low + 1], share))
 
 
 def level_percentile(levels: np.ndarray, q: float) -> float:
@@ -58,10 +54,23 @@ def level_percentile(levels: np.ndarray, q: float) -> float:
     (58,000 levels) 0.43 -> 0.09 ms."""
     counts = np.cumsum(np.bincount(levels.ravel(), minlength=256))
     count = int(counts[-1])
-    virtual = q / 100.0 * (count - 1)
-    low = int(math.floor(virtual))
+    low, share = _rank(q, count)
     # The i-th smallest level (from 0) is the first whose cumulative count exceeds i.
     below, above = (int(level) for level in np.searchsorted(counts, (low, min(low + 1, count - 1)), side="right"))
-    step, share = above - below, virtual - low
-    # As numpy interpolates whole levels: in double precision, from the nearer end.
+    # Whole levels: interpolated in double precision.
+    return _between(below, above, share)
+
+
+def _rank(q: float, count: int) -> tuple[int, float]:
+    """Where numpy's percentile `q` of `count` ordered values falls: the index of the value
+    below it and the share of the way on to the next."""
+    virtual = q / 100.0 * (count - 1)
+    low = int(math.floor(virtual))
+    return low, virtual - low
+
+
+def _between(below, above, share: float):
+    """The value `share` of the way from `below` to `above`, as numpy interpolates: from the
+    nearer end, in the values' own precision."""
+    step = above - below
     return above - step * (1.0 - share) if share >= 0.5 else below + step * share

@@ -1344,9 +1344,7 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
     `dice` are all the frame's: a side where one of them lies runs on into it, not a second face.
     `edges`: how the outline runs on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
     reading, candidate = seen
-    others = [other.center for other in dice if other is not die]
-    # What `_outline_runs_on` tells, from the edges measured already.
-    if _strongest_free(edges, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE)) <= \
+    if _outline_runs_on(frame_bgr, reading, [other.center for other in dice if other is not die], edges) <= \
             CONTINUED_EDGES:
         return die
     if _foreshortened_gain(frame_bgr, reading, die.color, profile) <= STRETCH_GAIN:
@@ -1409,12 +1407,15 @@ def _other_faces(centers: list[tuple[float, float]], reading: FaceReading) -> li
     return [at for at in centers if math.dist(at, reading.center) > TWO_FACES * reading.size]
 
 
-def _outline_runs_on(frame_bgr: np.ndarray, reading: FaceReading, others: list[tuple[float, float]]) -> float:
+def _outline_runs_on(frame_bgr: np.ndarray, reading: FaceReading, others: list[tuple[float, float]],
+                     edges: list[tuple[tuple[float, float], float]] | None = None) -> float:
     """How strongly the outline of the die whose face was read runs on past the face (see
     `vision.outline.edges_past_face`), on the side where it does most among those where no other
-    die lies (`others`: the centers of the frame's other dice)."""
-    return _runs_on(frame_bgr, reading.center, reading.size, reading.angle, others, PAST_FACE,
-                    (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))
+    die lies (`others`: the centers of the frame's other dice). `edges`: the face's
+    `edges_past_face` at PAST_FACE, when the caller measured them already."""
+    if edges is None:
+        edges = edges_past_face(frame_bgr, reading.center, reading.size, reading.angle, PAST_FACE)
+    return _strongest_free(edges, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))
 
 
 def _runs_past_die(frame_bgr: np.ndarray, die: Die, dice: list[Die], profile: Profile, gain: float) -> bool:
@@ -1439,20 +1440,12 @@ def _runs_past_die(frame_bgr: np.ndarray, die: Die, dice: list[Die], profile: Pr
         _outline_runs_on(frame_bgr, reading, _other_faces(read, reading)) > FACELESS_RUNS_ON
 
 
-def _runs_on(frame_bgr: np.ndarray, center: tuple[float, float], size: float, angle: float,
-             others: list[tuple[float, float]], past: tuple[float, float],
-             neighbour: tuple[tuple[float, float], float]) -> float:
-    """How strongly the outline of a die whose face, `size` wide and turned by `angle`, lies at
-    `center` runs on `past` sides out (see `vision.outline.edges_past_face`), on the side where
-    it does most among those where no other die lies: no center of `others` within `neighbour`
-    (sides along the way out, and at most sides aside of it)."""
-    return _strongest_free(edges_past_face(frame_bgr, center, size, angle, past), center, size, others, neighbour)
-
-
 def _strongest_free(edges: list[tuple[tuple[float, float], float]], center: tuple[float, float], size: float,
                     others: list[tuple[float, float]], neighbour: tuple[tuple[float, float], float]) -> float:
     """The strongest of `edges` (`vision.outline.edges_past_face` of the face `size` wide at
-    `center`) on a side where no center of `others` lies within `neighbour` (see `_runs_on`)."""
+    `center`) on a side where no center of `others` lies within `neighbour` (sides along the way
+    out, and at most sides aside of it): how strongly the die's outline runs on, where no other
+    die's lies."""
     return max([0.0] + [strength for way, strength in edges if not _occupied(way, center, size, others, neighbour)])
 
 

@@ -340,7 +340,7 @@ def labels(scene: Scene) -> dict:
 
 def _cube_symbols(d: DieSpec, seed: int) -> dict[str, str]:
     """What each face of a cocked cube shows: its top and second faces as the die says, the
-    others faces of the same die, drawn from its own seed."""
+    other faces of the same die, drawn from its own seed."""
     faces = die_faces(d.color)
     rng = np.random.default_rng([seed, 1])
     others = ("end+", "end-", "back", "bottom")
