@@ -18,7 +18,6 @@ from vision_support import FIXTURES, images, read_and_score, taught, taught_on_r
 
 WARMER = (0.8, 1.0, 1.15)  # (B, G, R): a warmer lamp than any teach image's
 COOLER = (1.15, 1.0, 0.85)
-MUCH_WARMER = (0.6, 1.0, 1.4)
 
 
 def _lit(image: np.ndarray, lamp: tuple[float, float, float]) -> np.ndarray:
@@ -78,16 +77,16 @@ def test_the_next_frame_starts_from_the_lamp_the_last_one_needed() -> None:
 
 
 def test_a_die_the_lamps_correction_loses_is_still_read() -> None:
-    # A lamp much warmer than any teach image's: the frame is read again through a correction
-    # that brings its dice's colors back, but washes out a red die read surely in the frame as
-    # it is. The reading keeps it.
+    # A lamp warmer than any teach image's over box C's leaning dice: the frame is read again
+    # through a correction that brings its dice's colors back, but takes so much red away that
+    # it washes out red dice read surely in the frame as it is. The reading keeps them.
     profile = taught("photoreal-c")
-    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "washed-out" / "c_test_001.jpg"))
-    warm = _lit(image, MUCH_WARMER)
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "cocked" / "c_test_018.jpg"))
+    warm = _lit(image, WARMER)
     dice, lamp = read_under_lamp(warm, profile)
-    assert lamp is not None and lamp[0] > 1.3 and lamp[2] < 0.8  # the correction was made, and it is strong
+    assert lamp is not None and lamp[0] > 1.2 and lamp[2] < 0.8  # the correction was made, and it is strong
     corrected, _, _ = _read(reader_lit(warm, lamp), profile)
-    truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (702.0, 154.0))))
+    truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (121.0, 579.0))))
     assert (truth["color"], truth["symbol"]) == ("red", "gun")
     assert not _on(truth, corrected)
     read = _on(truth, dice)
@@ -131,14 +130,15 @@ def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
         assert [(d.color, d.symbol) for d in read] == [("white", "cocktail")], read
 
 
-def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
-    # A printed mat under mixed lamps: through the correction the dice say the lamp needs, a die
-    # or two more read surely, but the mat's yellow letters turn white and more of them than that
-    # are taken for dice that cannot be read. The frame is read as it is.
-    scene = random_scene(93, style="classic")
-    assert (scene.table, scene.light.kind) == ("playmat", "mixed")
+def test_a_correction_that_leaves_more_dice_unread_than_it_reads_is_not_taken() -> None:
+    # White cloth under a cool lamp (stencil scene 235): through the correction the dice say the
+    # lamp needs, one die more reads surely, but two more are seen and not read (a blue die's
+    # face among them). The frame is read as it is. (Under mixed lamps, a printed mat's yellow
+    # letters turned white through such a correction and were taken for dice that cannot be read.)
+    scene = random_scene(235, style="stencil")
+    assert (scene.table, scene.light.kind) == ("cloth_white", "cool")
     image, labels = render(scene)
-    profile = taught_on_renders("classic")
+    profile = taught_on_renders("stencil")
     plain, _, plain_sure = _read(image, profile)
     gains = lamp_gains(image, [(d.color, d.center, d.size) for d in plain_sure], profile.rim_colors,
                        exposure_gain(image))
@@ -150,4 +150,4 @@ def test_a_correction_that_makes_print_look_like_dice_is_not_taken() -> None:
     dice, lamp = read_under_lamp(image, profile)
     assert lamp is None
     score = score_image([d.to_json() for d in dice], labels["dice"])
-    assert score.errors == 0, score  # nor is a letter of the plain frame taken for a die (see FACELESS_PAST_DIE)
+    assert score.errors == 0, score

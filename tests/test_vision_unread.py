@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.detect import find_candidates
+from vision.die_finder import train_finder
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision import reader
@@ -149,12 +150,11 @@ def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, cen
     assert score.phantoms == 0, score  # it was each frame's one phantom
 
 
-# The corner of a white card printed with lines of text, on blue cloth, on blue felt and on green
-# felt (classic scenes): its lines run on past where a die's outline ends nearly as strongly as
-# along it (under RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it. On
-# green felt the card was taken for two unread dice, each on the side where the other's lines run.
-@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0)), (176, (289.0, 215.0))],
-                         ids=["card on cloth", "card on felt", "card read twice"])
+# The corner of a white card printed with lines of text, on blue cloth, on blue felt and on dark
+# wood (classic scenes): its lines run on past where a die's outline ends nearly as strongly as
+# along it (under RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it.
+@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0)), (219, (1126.0, 67.0))],
+                         ids=["card on cloth", "card on felt", "card on wood"])
 def test_print_amid_its_own_color_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     profile = taught_on_renders("classic")
@@ -194,12 +194,12 @@ def test_a_die_on_a_printed_card_is_not_taken_for_print() -> None:
 
 def test_a_cocked_die_the_finder_found_is_reported_unread_though_its_face_reads_poorly(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # A red die leaning on a neighbour (classic scene 190): no blob was taken for it, the learnt
-    # finder found it, and its nearer face matched so poorly that the die-or-not model rejected
-    # it. It was the frame's one error, a die missed.
+    # A red die leaning on another on wood under a dim lamp (classic scene 212): no blob was
+    # taken for it, the learnt finder found it, and its nearer face matched so poorly that the
+    # die-or-not model rejected it. Without its report, it is missed.
     profile = taught_on_renders("classic")
-    image, labels = render(random_scene(190, style="classic"))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (228.0, 398.0)))
+    image, labels = render(random_scene(212, style="classic"))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1298.0, 535.0)))
     assert (label["color"], label["symbol"]) == ("red", None)
 
     def near(dice: list) -> list:
@@ -335,8 +335,11 @@ def test_a_cocked_die_the_finder_found_but_no_face_read_is_reported_where_the_fi
     # A blue die leaning 20-45 degrees on a neighbour, drawn as a cube (bold scene 253): its
     # faces read unclearly, and the face matched best is its second one, whose middle lies more
     # than half a side from the top face's, where the label (and the spec) puts the die. The
-    # learnt finder, taught on labelled dice, found it at the top face's middle.
-    profile = taught_on_renders("bold", cocked_3d=True)
+    # learnt finder, taught on labelled dice, found it at the top face's middle: the one finder
+    # teaching kept before it kept three (with those three, its top face is read, doubtfully).
+    taught_3d = [render(random_scene(10_000 + i, style="bold", all_faces=True, cocked_3d=True)) for i in range(12)]
+    profile = dataclasses.replace(taught_on_renders("bold", cocked_3d=True),
+                                  finder=train_finder(taught_3d, members=1))
     image, labels = render(random_scene(253, style="bold", cocked_3d=True))
     label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1049.8, 353.8)))
     assert (label["color"], label["symbol"]) == ("blue", None)

@@ -697,11 +697,12 @@ def read_under_lamp(frame_bgr: np.ndarray, profile: Profile, lamp: Lamp | None =
         again, again_rims, again_sure = _read(corrected, profile)
         # A correction that reads more dice surely but takes more things still for dice it cannot
         # read has made print look like dice: under a mixed lamp a printed mat's yellow letters
-        # turn white through it (classic scene 93: one die more read surely, two letters more
-        # taken for unread dice). Renderer, 300 scenes per style, with `_read_at_best_scale`
-        # (which makes the corrected frame's sure dice more): barred by any new unread die,
-        # errors 443 -> 437, the letters' phantoms gone; as here, allowed one per new sure die,
-        # 433 -> 432 (two dice only the correction finds, found again). Without it: unchanged.
+        # turn white through it (classic scene 93, when teaching kept one learnt finder: one die
+        # more read surely, two letters more taken for unread dice). Renderer, 300 scenes per
+        # style, with `_read_at_best_scale` (which makes the corrected frame's sure dice more):
+        # barred by any new unread die, errors 443 -> 437, the letters' phantoms gone; as here,
+        # allowed one per new sure die, 433 -> 432 (two dice only the correction finds, found
+        # again). Without it: unchanged.
         if len(again_sure) <= len(sure) or len(again_sure) - len(sure) < _unread(again) - _unread(dice):
             # The correction reads no more dice surely: the lamp was not the trouble. A die it
             # reads surely where the frame as it is has none is a die all the same: one in a
