@@ -437,8 +437,18 @@ def test_teaching_at_the_table_takes_out_a_phantom_and_adds_a_missed_die(browser
             added = rows.nth(read - 1)
             added.locator("select").nth(0).select_option("blue")
             added.locator("select").nth(1).select_option("gavel")
+            # While the server keeps the frame (from the fourth on it teaches: a minute on a Pi),
+            # the page says it is at work and the button cannot be pressed again.
+            held = []
+            page.route("**/api/camera/teach", lambda route: held.append(route))
             page.locator("#keep").click()
+            page.locator("#teach-msg").filter(has_text="Keeping this frame").wait_for()
+            assert page.locator("#keep").is_disabled()
+            while not held:
+                page.wait_for_timeout(50)
+            held[0].continue_()
             page.locator("#teach-msg").filter(has_text="Frame 1 kept").wait_for()
+            page.unroute("**/api/camera/teach")
             labels = json.loads((tmp_path / "teach" / "teach_001.json").read_text())["dice"]
             assert len(labels) == read
             width, height = cv2.imread(str(tmp_path / "teach" / "teach_001.jpg")).shape[1::-1]

@@ -150,6 +150,10 @@
   });
   document.getElementById("keep").addEventListener("click", async () => {
     const msg = document.getElementById("teach-msg");
+    const keep = document.getElementById("keep");
+    // From the fourth frame on, keeping one teaches the camera: a minute on a Pi. One press.
+    keep.disabled = true;
+    msg.textContent = "Keeping this frame… (from the fourth on, it teaches the camera: up to a minute)";
     try {
       const res = await api("POST", "/api/camera/teach", {
         frame: reading.frame,
@@ -157,8 +161,7 @@
       });
       msg.textContent = res.taught ? res.message
         : `Frame ${res.images} kept.` + (res.message ? " " + res.message : ` ${Math.max(0, 4 - res.images)} more to go.`);
-      document.getElementById("keep").disabled = true;
-    } catch (e) { msg.textContent = e.message; }
+    } catch (e) { msg.textContent = e.message; keep.disabled = false; }
   });
 
   loadZones();
