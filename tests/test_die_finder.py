@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.detect import downscaled
-from vision.die_features import make_base
+from vision.die_features import N_SHAPE, make_base
 from vision import die_finder
 from vision.die_finder import FinderModel, find_dice, label_sides, sides_near, train_finder
 from vision.halving import halved
@@ -95,7 +95,7 @@ def test_a_finder_taught_as_members_averages_them() -> None:
     assert pair.bias == pytest.approx((alone[0].bias + alone[1].bias) / 2)
     assert pair.threshold == pytest.approx((alone[0].threshold + alone[1].threshold) / 2)
     windows = np.random.default_rng(0).normal(size=(5, len(pair.weights))).astype(np.float32)
-    shapes = np.random.default_rng(1).normal(size=(5, 3)).astype(np.float32)
+    shapes = np.random.default_rng(1).normal(size=(5, N_SHAPE)).astype(np.float32)
     for shape in (shapes, None):
         mean = (alone[0].stage2_logits(windows, shape) + alone[1].stage2_logits(windows, shape)) / 2
         assert np.allclose(pair.stage2_logits(windows, shape), mean, atol=1e-4)

@@ -20,7 +20,7 @@ from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
 from vision.symbols import WINDOW_PX, ink_share
 
-from vision_support import FIXTURES, taught, taught_on_renders
+from vision_support import FIXTURES, taught, taught_on_renders, teaching_renders
 
 # A blue die leaning on an edge against another blue die on dark cloth: no face is on top, and
 # no squashed face fits it either (a red die leaning elsewhere in the scene is still read as flat).
@@ -337,9 +337,8 @@ def test_a_cocked_die_the_finder_found_but_no_face_read_is_reported_where_the_fi
     # than half a side from the top face's, where the label (and the spec) puts the die. The
     # learnt finder, taught on labelled dice, found it at the top face's middle: the one finder
     # teaching kept before it kept three (with those three, its top face is read, doubtfully).
-    taught_3d = [render(random_scene(10_000 + i, style="bold", all_faces=True, cocked_3d=True)) for i in range(12)]
     profile = dataclasses.replace(taught_on_renders("bold", cocked_3d=True),
-                                  finder=train_finder(taught_3d, members=1))
+                                  finder=train_finder(list(teaching_renders("bold", cocked_3d=True)), members=1))
     image, labels = render(random_scene(253, style="bold", cocked_3d=True))
     label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1049.8, 353.8)))
     assert (label["color"], label["symbol"]) == ("blue", None)

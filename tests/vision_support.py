@@ -47,11 +47,17 @@ def taught_on_photoreal(*names: str) -> Profile:
 
 
 @lru_cache(maxsize=None)
+def teaching_renders(style: str, cocked_3d: bool = False) -> tuple[tuple[np.ndarray, dict], ...]:
+    """The 12 freshly rendered all-faces scenes of `style` (seeds 10000+) the benchmark teaches
+    on (`cocked_3d`: as its `--cocked-3d` run does, cocked dice as cubes), with their labels."""
+    return tuple(render(random_scene(10_000 + i, style=style, all_faces=True, cocked_3d=cocked_3d))
+                 for i in range(12))
+
+
+@lru_cache(maxsize=None)
 def taught_on_renders(style: str, cocked_3d: bool = False) -> Profile:
-    """A profile taught on 12 freshly rendered all-faces scenes of `style` (seeds 10000+), as
-    the benchmark teaches (`cocked_3d`: as its `--cocked-3d` run does, cocked dice as cubes)."""
-    return teach([render(random_scene(10_000 + i, style=style, all_faces=True, cocked_3d=cocked_3d))
-                  for i in range(12)])
+    """A profile taught on `teaching_renders(style, cocked_3d)`, as the benchmark teaches."""
+    return teach(list(teaching_renders(style, cocked_3d)))
 
 
 def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]) -> Score:
