@@ -15,7 +15,8 @@ import pytest
 from vision.detect import downscaled
 from vision.die_features import N_SHAPE, make_base
 from vision import die_finder
-from vision.die_finder import FinderModel, find_dice, label_sides, sides_near, train_finder
+from vision import reader
+from vision.die_finder import DIE_LOGIT, FinderModel, find_dice, label_sides, sides_near, train_finder
 from vision.halving import halved
 from vision.labels import load_labelled
 from vision.reader import read_frame
@@ -139,7 +140,8 @@ def test_nothing_on_an_empty_table() -> None:
 def test_a_die_just_short_of_the_bar_is_looked_at_again_at_another_scale(monkeypatch: pytest.MonkeyPatch) -> None:
     # A white die on blue and white gingham: at the scale the reader searches a frame of dice
     # this size, the finder scores it just under its bar, and at another scale over it. Looked
-    # at again there, it is found, and the reader reads it, which it misses without that look.
+    # at again there, it is found, and the reader reads it, which it misses without that look
+    # when it keeps no find under the bar (which would read it too: see DOUBTFUL_LOGIT).
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(22, style="classic"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1472.7, 718.3)))
@@ -157,8 +159,56 @@ def test_a_die_just_short_of_the_bar_is_looked_at_again_at_another_scale(monkeyp
     assert not found(False)
     assert found(True)
     assert read() == [("white", "finger")]
+    monkeypatch.setattr(reader, "DOUBTFUL_LOGIT", math.inf)
+    assert read() == [("white", "finger")]
     monkeypatch.setattr(die_finder, "RESCALE_LOOKS", 0)
     assert read() == []
+
+
+def test_a_die_the_finder_scores_under_its_bar_is_a_die_when_its_face_reads_surely(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A white die touching a red one on a pale table (classic scene 175): no blob was taken for
+    # it, and the finder scores it under its bar, looked at again at another scale or not. Kept
+    # down to the reader's floor, marked as under the bar, it is read surely; without, missed.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(175, style="classic"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (940.0, 1170.7)))
+    assert (die["color"], die["symbol"]) == ("white", "gavel")
+    sides = sides_near(profile.finder, die["size"])
+
+    def near(found: list) -> list:
+        return [c for c in found if math.dist(c.center, die["center"]) <= die["size"] / 2]
+
+    over_bar = find_dice(image, profile.finder, sides=sides, rescale=True)
+    with_floor = find_dice(image, profile.finder, sides=sides, rescale=True, floor=reader.DOUBTFUL_LOGIT)
+    assert not near(over_bar)
+    assert [c.below_bar for c in near(with_floor)] == [True]
+    # The floor only adds: the dice over the bar are found as before, and only they are not marked.
+    assert [c for c in with_floor if not c.below_bar] == over_bar
+    assert all(c.score < 1.0 / (1.0 + math.exp(-DIE_LOGIT)) for c in with_floor if c.below_bar)
+    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in near(read_frame(image, profile))] == \
+        [("white", "gavel", True)]
+    monkeypatch.setattr(reader, "DOUBTFUL_LOGIT", math.inf)
+    assert near(read_frame(image, profile)) == []
+
+
+def test_a_find_under_the_bar_that_does_not_read_surely_is_no_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bold scene 65: near the top edge of the frame, where no die lies, the finder scores
+    # something under its bar, and its face reads only doubtfully as a blue die's gun. As any
+    # other find, it would be reported as a die to ask the player about: a phantom.
+    profile = taught_on_renders("bold")
+    image, labels = render(random_scene(65, style="bold"))
+    spot = (1430.0, 93.0)
+    assert all(math.dist(d["center"], spot) > d["size"] for d in labels["dice"])
+
+    def near() -> list:
+        return [d for d in read_frame(image, profile) if math.dist(d.center, spot) <= 40.0]
+
+    assert near() == []
+    learnt_candidate = reader._learnt_candidate
+    monkeypatch.setattr(reader, "_learnt_candidate",
+                        lambda *args, doubtful=False: learnt_candidate(*args, doubtful=False))
+    assert [(d.color, d.confidence < 0.5) for d in near()] == [("blue", True)]
 
 
 def test_a_frame_halved_once_serves_the_detector_and_the_finder_as_their_own_halving_would() -> None:

@@ -3,9 +3,12 @@ undone before the frame is read again. Box C's fixture images under a warmer or 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
+from vision import reader
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.lamp import lamp_gains
@@ -59,7 +62,9 @@ def test_dice_under_a_lamp_of_another_color_are_still_read(lamp: tuple[float, fl
 
 def test_the_next_frame_starts_from_the_lamp_the_last_one_needed() -> None:
     profile = taught("photoreal-c")
-    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "printed-mat" / "c_test_010.jpg"))
+    # (Box C's printed mat, c_test_010, showed this until the finder's doubtful finds read all
+    # its dice surely under the warmer lamp too, leaving its correction nothing to gain.)
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "more" / "c_test_019.jpg"))
     warm = _lit(image, WARMER)
     first, lamp = read_under_lamp(warm, profile)
     assert lamp is not None and lamp[0] > 1.15 and lamp[2] < 1.0  # found on the first frame
@@ -94,12 +99,15 @@ def test_a_die_the_lamps_correction_loses_is_still_read() -> None:
     assert [d.to_json() for d in dice] == [d.to_json() for d in read_frame(warm, profile)]
 
 
-def test_a_die_only_a_rejected_correction_reads_is_still_read() -> None:
+def test_a_die_only_a_rejected_correction_reads_is_still_read(monkeypatch: pytest.MonkeyPatch) -> None:
     # A warm lamp over light laminate: the frame's dice say the lamp is off, but its correction
     # reads no more dice surely, so the frame is not read through it. One blue die, lost in the
     # frame as it is, is read surely through the correction: it is kept. (The same scene in
     # classic art did this on an earlier machine, not on this one: whether the correction finds
-    # that die moves with the last bits of a machine's arithmetic.)
+    # that die moves with the last bits of a machine's arithmetic.) Shown with no finds kept
+    # under the learnt finder's bar: one of them reads that die in the frame as it is, and no
+    # scene among 300 of each style shows the rule with them.
+    monkeypatch.setattr(reader, "DOUBTFUL_LOGIT", math.inf)
     scene = random_scene(253, style="line")
     assert (scene.table, scene.light.kind) == ("laminate_light", "warm")
     image, labels = render(scene)

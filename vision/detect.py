@@ -74,6 +74,9 @@ class Candidate:
     no_blob: bool = False
     # Found by the learnt die finder (`vision.die_finder`), which judged it a die already.
     learnt: bool = False
+    # Found by the learnt die finder short of its bar (see `vision.reader.DOUBTFUL_LOGIT`): a die
+    # only when its face reads surely, never one seen but not read.
+    doubtful: bool = False
 
 
 def detection_scale(min_die_size: float) -> float:

@@ -74,11 +74,13 @@ RESCALE, RESCALE_REACH = 1.45, 1.8
 
 @dataclass(frozen=True)
 class Candidate:
-    """A die found: center and side in full-resolution pixels, score in 0..1."""
+    """A die found: center and side in full-resolution pixels, score in 0..1; `below_bar` when
+    it scored under the threshold asked for, kept only because a lower `floor` was (`find_dice`)."""
 
     center: tuple[float, float]
     size: float
     score: float
+    below_bar: bool = False
 
 
 _STAGE2_KEYS = ("mean", "std", "axes", "shape_mean", "shape_std", "w1", "b1", "w2", "b2")
@@ -627,10 +629,13 @@ def _rescaled_logit(frame_bgr: np.ndarray, model: FinderModel, x: float, y: floa
 
 def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_LOGIT,
               sides: list[float] | None = None, taken: np.ndarray | None = None,
-              apart: float = 0.0, rescale: bool = False, half_frame: np.ndarray | None = None) -> list[Candidate]:
+              apart: float = 0.0, rescale: bool = False, half_frame: np.ndarray | None = None,
+              floor: float | None = None) -> list[Candidate]:
     """Every die in a BGR frame: centers and sides in frame pixels, best score first.
 
     `threshold` is on the stage-2 logit (0: score 0.5); lower it to trade phantoms for recall.
+    With a `floor` under it, peaks scoring from `floor` up to `threshold` are kept too, marked
+    `below_bar` (the rescaled looks stay those just short of `threshold`).
     `sides` are the die sides searched (default: `search_sides`); peaks within `apart` pixels
     of a (x, y) row of `taken` (dice found already) are not looked at. `rescale`: peaks
     just short of the threshold are scored again at another scale (see RESCALE_BELOW).
@@ -689,11 +694,12 @@ def find_dice(frame_bgr: np.ndarray, model: FinderModel, threshold: float = DIE_
         logits = np.where(off > math.log(SAME_SIZE), -np.inf, logits)
     order = np.argsort(-logits)
     kept: list[Candidate] = []
+    lowest = threshold if floor is None else min(floor, threshold)
     for i in order:
-        if logits[i] < threshold:
+        if logits[i] < lowest:
             break
         x, y, side = found[i]
         if any(math.hypot(x - k.center[0], y - k.center[1]) < NMS_SIDES * min(side, k.size) for k in kept):
             continue
-        kept.append(Candidate((x, y), side, float(_sigmoid(np.array(logits[i])))))
+        kept.append(Candidate((x, y), side, float(_sigmoid(np.array(logits[i]))), bool(logits[i] < threshold)))
     return kept

@@ -254,6 +254,15 @@ INK_OVER = 2.0
 # of a printed mat read as a gun at 0.6-0.75 (box C, 70 teachings: 14 such phantoms more at
 # 0.75, 199 with no bar), dice that stand out only faintly at 0.8-0.98.
 FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
+# The learnt finder's dice are looked for down to this stage-2 logit, under its bar (DIE_LOGIT,
+# 1.0): one short of the bar is a die only when its face reads surely, as a blob found against
+# the color model is, and never one seen but not read. Most dice the finder scores so are white
+# ones on pale tables, touching others, which no blob found (renderer, 300 scenes per style:
+# errors 300 -> 271, missed 163 -> 135, no phantom more; box C's 70 four-image teachings:
+# 351 -> 332, missed 79 -> 58, two of its leaning dice' readings read surely). Down to 0.0: 271
+# and 339 without the bar on the end reading (+2 phantoms, flagged); reported unread as well,
+# down to -1.0: 12 phantoms more (all flagged). The 24-dice frame reads 3 such peaks: 3-4 ms.
+DOUBTFUL_LOGIT = -1.0
 # What the learnt die finder found was judged die-like already: its face may match a little less
 # (renderer, 400 scenes: 179 -> 176 errors; box C's 70 four-image teachings: 495 -> 484, missed
 # 169 -> 156, phantoms 94 -> 96; 0.65, every 5th teaching: 2 fewer errors, 2 more phantoms).
@@ -805,7 +814,9 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             continue  # no die of this box has a rim of that color: table art, a token
         if not is_die:
             # A die-colored, painted, one-die blob is a die we cannot read.
-            if candidate.learnt:
+            if candidate.doubtful:
+                unread = None  # (see DOUBTFUL_LOGIT)
+            elif candidate.learnt:
                 unread = _rejected_find_unread(look, placed)
             else:
                 unread = None if candidate.standing_out or look.outline[0] < UNREAD_OUTLINE else \
@@ -826,6 +837,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             confidence = _second_opinion(frame_bgr, reading, candidate, symbol, confidence, profile)
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.learnt and (symbol is None or confidence < 0.5 or reading.best_score < LEARNT_MATCH):
+            if candidate.doubtful:
+                continue  # (see DOUBTFUL_LOGIT)
             # The learnt finder judged it a die: one seen but not read (cocked, or a white one on
             # a light table) is asked of the player (renderer, 400 scenes: 176 -> 134 errors,
             # missed 111 -> 63; box C's 70 four-image teachings: 484 -> 473, missed 156 -> 133).
@@ -872,6 +885,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
             if eased >= 0.5 and not _reads_as_print(frame_bgr, look, reading, symbol, profile):
                 confidence = eased  # (see SQUARE_SCORE_SLACK)
+        if candidate.doubtful and (symbol is None or confidence < 0.5):
+            continue  # whatever lowered its confidence, a doubtful find must read surely (DOUBTFUL_LOGIT)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         found.append((reading.best_score, die, center if symbol is not None else _unread_middle(die, candidate)))
         if symbol is not None and confidence >= 0.5:
@@ -968,8 +983,9 @@ def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[
     if profile.finder is None:
         return _read_apart(frame_bgr, faint, taken, profile, gain, size)
     learnt = find_dice(frame_bgr, profile.finder, sides=sides_near(profile.finder, size),
-                       taken=np.array(taken, np.float64), apart=FAINT_AWAY * size, rescale=True, half_frame=half_frame)
-    candidates = [_learnt_candidate(frame_bgr, die.center, size, profile) for die in learnt]
+                       taken=np.array(taken, np.float64), apart=FAINT_AWAY * size, rescale=True, half_frame=half_frame,
+                       floor=DOUBTFUL_LOGIT)
+    candidates = [_learnt_candidate(frame_bgr, die.center, size, profile, doubtful=die.below_bar) for die in learnt]
     return _read_apart(frame_bgr, candidates, taken, profile, gain, size)
 
 
@@ -1020,9 +1036,11 @@ def _read_learnt_again(frame_bgr: np.ndarray, look: Look, profile: Profile, gain
     return again if stops else look
 
 
-def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile) -> Candidate:
+def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: float, profile: Profile,
+                      doubtful: bool = False) -> Candidate:
     """A die the learnt finder found, as a blobless candidate of the frame's face side (`size`),
-    colored by its face's middle (the rim may yet recolor it, see `read_candidate`)."""
+    colored by its face's middle (the rim may yet recolor it, see `read_candidate`); `doubtful`
+    when the finder scored it under its bar (see DOUBTFUL_LOGIT)."""
     height, width = frame_bgr.shape[:2]
     x, y, half = int(round(center[0])), int(round(center[1])), max(2, int(0.25 * size))
     middle = frame_bgr[min(max(0, y - half), height - 1):min(height, y + half + 1),
@@ -1031,7 +1049,7 @@ def _learnt_candidate(frame_bgr: np.ndarray, center: tuple[float, float], size: 
     k = int(np.argmax(shares))
     return Candidate(profile.color_model.classes[k + 1], (float(center[0]), float(center[1])),
                      size * profile.blob_side_ratio, float(shares[k]), 0.9, 1.0, standing_out=True, no_blob=True,
-                     learnt=True)
+                     learnt=True, doubtful=doubtful)
 
 
 def _long_and_unclear(look: Look, profile: Profile) -> bool:
