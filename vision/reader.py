@@ -259,9 +259,10 @@ FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
 # the color model is, and never one seen but not read. Most dice the finder scores so are white
 # ones on pale tables, touching others, which no blob found (renderer, 300 scenes per style:
 # errors 300 -> 271, missed 163 -> 135, no phantom more; box C's 70 four-image teachings:
-# 351 -> 332, missed 79 -> 58, two of its leaning dice' readings read surely). Down to 0.0: 271
-# and 339 without the bar on the end reading (+2 phantoms, flagged); reported unread as well,
-# down to -1.0: 12 phantoms more (all flagged). The 24-dice frame reads 3 such peaks: 3-4 ms.
+# 351 -> 332, missed 79 -> 58; two teachings read a leaning die surely that they had asked
+# about). Down to 0.0: 275 and 339; to -2.0: 267 and 331. Without the bar on the confidence it
+# ends with (the bars on the face's match alone), down to -1.0: 10 phantoms more, all flagged.
+# The 24-dice frame reads 3 such finds: 57.2-57.5 -> 61.1-62.0 ms.
 DOUBTFUL_LOGIT = -1.0
 # What the learnt die finder found was judged die-like already: its face may match a little less
 # (renderer, 400 scenes: 179 -> 176 errors; box C's 70 four-image teachings: 495 -> 484, missed
