@@ -137,6 +137,11 @@ def test_nothing_on_an_empty_table() -> None:
     assert find_dice(blank, _model("photoreal-c")) == []
 
 
+def _on(die: dict, things: list) -> list:
+    """What of `things` (finds or dice read) lies on a labelled die: within half its side."""
+    return [thing for thing in things if math.dist(thing.center, die["center"]) <= die["size"] / 2]
+
+
 def test_a_die_just_short_of_the_bar_is_looked_at_again_at_another_scale(monkeypatch: pytest.MonkeyPatch) -> None:
     # A white die on blue and white gingham: at the scale the reader searches a frame of dice
     # this size, the finder scores it just under its bar, and at another scale over it. Looked
@@ -149,12 +154,10 @@ def test_a_die_just_short_of_the_bar_is_looked_at_again_at_another_scale(monkeyp
     sides = sides_near(profile.finder, die["size"])
 
     def found(rescale: bool) -> list:
-        return [c for c in find_dice(image, profile.finder, sides=sides, rescale=rescale)
-                if math.dist(c.center, die["center"]) <= die["size"] / 2]
+        return _on(die, find_dice(image, profile.finder, sides=sides, rescale=rescale))
 
     def read() -> list:
-        return [(d.color, d.symbol) for d in read_frame(image, profile)
-                if math.dist(d.center, die["center"]) <= die["size"] / 2]
+        return [(d.color, d.symbol) for d in _on(die, read_frame(image, profile))]
 
     assert not found(False)
     assert found(True)
@@ -175,21 +178,17 @@ def test_a_die_the_finder_scores_under_its_bar_is_a_die_when_its_face_reads_sure
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (940.0, 1170.7)))
     assert (die["color"], die["symbol"]) == ("white", "gavel")
     sides = sides_near(profile.finder, die["size"])
-
-    def near(found: list) -> list:
-        return [c for c in found if math.dist(c.center, die["center"]) <= die["size"] / 2]
-
     over_bar = find_dice(image, profile.finder, sides=sides, rescale=True)
     with_floor = find_dice(image, profile.finder, sides=sides, rescale=True, floor=reader.DOUBTFUL_LOGIT)
-    assert not near(over_bar)
-    assert [c.below_bar for c in near(with_floor)] == [True]
+    assert not _on(die, over_bar)
+    assert [c.below_bar for c in _on(die, with_floor)] == [True]
     # The floor only adds: the dice over the bar are found as before, and only they are not marked.
     assert [c for c in with_floor if not c.below_bar] == over_bar
     assert all(c.score < 1.0 / (1.0 + math.exp(-DIE_LOGIT)) for c in with_floor if c.below_bar)
-    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in near(read_frame(image, profile))] == \
+    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in _on(die, read_frame(image, profile))] == \
         [("white", "gavel", True)]
     monkeypatch.setattr(reader, "DOUBTFUL_LOGIT", math.inf)
-    assert near(read_frame(image, profile)) == []
+    assert _on(die, read_frame(image, profile)) == []
 
 
 def test_a_find_under_the_bar_that_does_not_read_surely_is_no_die(monkeypatch: pytest.MonkeyPatch) -> None:
