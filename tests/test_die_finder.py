@@ -194,7 +194,8 @@ def test_a_die_the_finder_scores_under_its_bar_is_a_die_when_its_face_reads_sure
 def test_a_find_under_the_bar_that_does_not_read_surely_is_no_die(monkeypatch: pytest.MonkeyPatch) -> None:
     # Bold scene 65: near the top edge of the frame, where no die lies, the finder scores
     # something under its bar, and its face reads only doubtfully as a blue die's gun. As any
-    # other find, it would be reported as a die to ask the player about: a phantom.
+    # other find, it would be reported as a die to ask the player about: a phantom. (Under the
+    # bar, only DOUBTFUL_UNREAD's stricter bars make a find not read surely a die.)
     profile = taught_on_renders("bold")
     image, labels = render(random_scene(65, style="bold"))
     spot = (1430.0, 93.0)
@@ -208,6 +209,39 @@ def test_a_find_under_the_bar_that_does_not_read_surely_is_no_die(monkeypatch: p
     monkeypatch.setattr(reader, "_learnt_candidate",
                         lambda *args, doubtful=False: learnt_candidate(*args, doubtful=False))
     assert [(d.color, d.confidence < 0.5) for d in near()] == [("blue", True)]
+
+
+def test_a_cocked_die_the_finder_scores_under_its_bar_is_asked_of_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 225: a white die cocked against white ones on a pale table. No blob was
+    # taken for it and the finder scores it under its bar; its face reads as no symbol, its
+    # outline steps softly where its top face meets its slanted one: a die seen but not read.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(225, style="classic"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (438.2, 1118.1)))
+    assert (die["color"], die["symbol"]) == ("white", None)
+    assert [(d.color, d.symbol, d.confidence < 0.5) for d in _on(die, read_frame(image, profile))] == \
+        [("white", None, True)]
+    monkeypatch.setattr(reader, "_doubtful_unread", lambda look: None)
+    assert _on(die, read_frame(image, profile)) == []
+
+
+def test_a_find_under_the_bar_outlined_hard_all_round_is_no_die_seen_but_not_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 93: the finder scores two of the printed mat's yellow letters, along the top of
+    # the frame, under its bar, and their faces read as no symbol. Letters step hard all round
+    # (see DOUBTFUL_UNREAD_OUTLINE): without that bar both would be asked about as white dice.
+    profile = taught_on_renders("line")
+    image, labels = render(random_scene(93, style="line"))
+    spots = [(1035.0, 95.0), (882.0, 94.0)]
+    assert all(math.dist(d["center"], spot) > d["size"] for d in labels["dice"] for spot in spots)
+
+    def near() -> list:
+        return [(d.color, d.symbol) for d in read_frame(image, profile)
+                if any(math.dist(d.center, spot) <= 40.0 for spot in spots)]
+
+    assert near() == []
+    monkeypatch.setattr(reader, "DOUBTFUL_UNREAD_OUTLINE", math.inf)
+    assert near() == [("white", None), ("white", None)]
 
 
 def test_a_frame_halved_once_serves_the_detector_and_the_finder_as_their_own_halving_would() -> None:
