@@ -260,10 +260,10 @@ FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
 # the finder scores so are white ones on pale tables, touching others, which no blob found
 # (renderer, 300 scenes per style: errors 300 -> 271, missed 163 -> 135, no phantom more; box
 # C's 70 four-image teachings: 351 -> 332, missed 79 -> 58; two teachings read a leaning die
-# surely that they had asked about). Down to 0.0: 275 and 339; to -2.0: 267 and 331. Without the bar on the confidence it
-# ends with (the bars on the face's match alone), down to -1.0: 10 phantoms more, all flagged.
-# (Those figures are from before such finds could be dice seen but not read.) The 24-dice
-# frame reads 3 such finds: 57.2-57.5 -> 61.1-62.0 ms.
+# surely that they had asked about). Down to 0.0: 275 and 339; to -2.0: 267 and 331. Without
+# the bar on the confidence it ends with (the bars on the face's match alone), down to -1.0: 10
+# phantoms more, all flagged. (Those figures are from before such finds could be dice seen but
+# not read.) The 24-dice frame reads 3 such finds: 57.2-57.5 -> 61.1-62.0 ms.
 DOUBTFUL_LOGIT = -1.0
 # A find short of the bar whose face is not read is a die seen but not read (`_learnt_unread`)
 # only when moreover the face matched lies within this many sides of where it was found, and its
