@@ -13,11 +13,11 @@ import numpy as np
 
 from vision.labels import load_labelled
 from vision.outline import PAST_DIE, edges_past_face, side_steps
-from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place
+from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place, read_frame
 from vision.render import random_scene, render
 from vision.symbols import FACE_PX, WINDOW_PX, face_angle, face_window
 
-from vision_support import FIXTURES, read_and_score, taught
+from vision_support import FIXTURES, read_and_score, taught, taught_on_renders
 
 
 def _bare_table_spots(labels: dict, width: int, height: int, count: int) -> list[tuple[float, float]]:
@@ -108,6 +108,11 @@ def test_a_pale_palm_is_not_a_white_die() -> None:
     assert score.phantoms == 0 and score.missed == 0, score
 
 
+def _read_scene(style: str, seed: int) -> tuple[dict, list[Die]]:
+    image, labels = render(random_scene(seed, style=style))
+    return labels, read_frame(image, taught_on_renders(style))
+
+
 def _die(x: float, symbol: str | None, confidence: float, size: float = 80.0) -> Die:
     return Die("red", symbol, (x, 100.0), size, confidence)
 
@@ -117,6 +122,35 @@ def test_a_die_read_on_two_faces_is_one_die_asked_of_the_player() -> None:
     second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
     kept = _one_per_place([(0.9, face, face.center), (0.0, second_face, second_face.center)])
     assert kept == [_die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+
+
+def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> None:
+    # Its face matched leans toward a flat die of its color (0.8 of a side off), but the cocked
+    # die lies farther out, where it is reported: two dice, each as read.
+    face = _die(100.0, "gun", 0.9)
+    cocked = _die(100.0 + 0.8 * 80.0, None, 0.9)
+    middle = (cocked.center[0] + 0.3 * 80.0, cocked.center[1])
+    assert _one_per_place([(0.9, face, face.center), (0.7, cocked, middle)]) == [
+        face, dataclasses.replace(cocked, center=middle)]
+    # Reported there too, it is the flat die's second face: one die, asked of the player.
+    assert _one_per_place([(0.9, face, face.center), (0.7, cocked, cocked.center)]) == [
+        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+    # A die merely unread is compared where its face was read, as before.
+    unread = dataclasses.replace(cocked, confidence=NULL_SYMBOL_CONFIDENCE)
+    assert _one_per_place([(0.9, face, face.center), (0.0, unread, middle)]) == [
+        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+
+
+def test_a_cocked_die_leaning_toward_a_die_of_its_color_is_read_on_a_frame() -> None:
+    # Stencil scene 252: a red die cocked beside a red gavel. The face matched on the cocked die
+    # lies 0.89 sides from the gavel's; taken for its second face, the cocked die was missed and
+    # the gavel asked about.
+    labels, dice = _read_scene("stencil", 252)
+    for at, expected in (((940.9, 337.6), ("red", None, True)), ((824.3, 391.4), ("red", "gavel", True))):
+        label = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+        on = [(d.color, d.symbol, d.confidence >= 0.5) for d in dice
+              if math.dist(d.center, label["center"]) <= label["size"] / 2]
+        assert on == [expected]
 
 
 def test_touching_dice_stay_two_dice() -> None:
