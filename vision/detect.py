@@ -75,7 +75,7 @@ class Candidate:
     # Found by the learnt die finder (`vision.die_finder`), which judged it a die already.
     learnt: bool = False
     # Found by the learnt die finder short of its bar (see `vision.reader.DOUBTFUL_LOGIT`): a die
-    # only when its face reads surely, never one seen but not read.
+    # only when its face reads surely, or one seen but not read by stricter bars.
     doubtful: bool = False
 
 

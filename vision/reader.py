@@ -954,15 +954,17 @@ def _second_opinion(frame_bgr: np.ndarray, reading: FaceReading, candidate: Cand
     return max(confidence, _ramp(gap, *SECOND_OPINION))
 
 
-def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM) -> Die | None:
+def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM, shift: float = LEARNT_UNREAD_SHIFT
+                   ) -> Die | None:
     """What the learnt die finder found (`look`), as a die seen but not read, when its rim is
     its color's (within `rim_limit`), its outline steps on every side and the face matched lies
-    where the finder found the die (see LEARNT_UNREAD_RIM); else None. The die lies at the face
-    matched: `_read` checks it there, then reports it where the finder found it."""
+    within `shift` sides of where the finder found the die (see LEARNT_UNREAD_RIM); else None.
+    The die lies at the face matched: `_read` checks it there, then reports it where the finder
+    found it."""
     reading, candidate = look.reading, look.candidate
     if look.rim_distance is not None and look.rim_distance <= rim_limit and \
             look.outline[0] >= UNREAD_OUTLINE and \
-            math.dist(reading.center, candidate.center) <= LEARNT_UNREAD_SHIFT * reading.size:
+            math.dist(reading.center, candidate.center) <= shift * reading.size:
         center = (float(reading.center[0]), float(reading.center[1]))
         return Die(candidate.color, None, center, float(reading.size), NULL_SYMBOL_CONFIDENCE)
     return None
@@ -973,11 +975,9 @@ def _doubtful_unread(look: Look) -> Die | None:
     (`_learnt_unread`), when the face matched lies within DOUBTFUL_UNREAD_SHIFT sides of where
     it was found and its outline steps softly on its weakest side (DOUBTFUL_UNREAD_OUTLINE);
     else None."""
-    reading = look.reading
-    if math.dist(reading.center, look.candidate.center) > DOUBTFUL_UNREAD_SHIFT * reading.size or \
-            look.outline[0] > DOUBTFUL_UNREAD_OUTLINE:
+    if look.outline[0] > DOUBTFUL_UNREAD_OUTLINE:
         return None
-    return _learnt_unread(look)
+    return _learnt_unread(look, shift=DOUBTFUL_UNREAD_SHIFT)
 
 
 def _rejected_find_unread(look: Look, placed: list[tuple[float, float]]) -> Die | None:
