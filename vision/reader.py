@@ -243,20 +243,20 @@ LEARNT_UNREAD_SHIFT = 0.3
 # taken for a red die); with UNREAD_OUTLINE (30), 335 and 392, but box C taught on 8 took the
 # cream star of that card for a white die (its outline stepped 37 on two sides, 270 on two).
 REJECTED_FIND_MATCH, LEANS_ON, REJECTED_FIND_OUTLINE = 0.2, (0.5, 2.0), 45.0
-# A die the finder found and no face read (either of the two rules above) is reported where the
-# finder found it, unless it lies on an oblong blob of its color that could be all of it, cocked
-# (ON_COCKED_BLOB: the blob's long side over its short one above COCKED_ASPECT and at most the
-# first, its face side at least the second share of the die's, its middle at most the third in
+# A die the finder found and no face read (by the two rules above or DOUBTFUL_UNREAD_*) is reported
+# where the finder found it, unless it lies on an oblong blob of its color that could be all of it,
+# cocked (ON_COCKED_BLOB: the blob's long side over its short one above COCKED_ASPECT and at most
+# the first, its face side at least the second share of the die's, its middle at most the third in
 # the die's sides from the find): then at that blob's middle. The finder finds either face of a
 # cocked die, and one leaning 40-45 degrees shows two alike: the label names the one more nearly
 # level, whose middle may lie 0.7 sides from the other's. The blob's middle lies between, under
 # half a side from either (the lean's sine or cosine, halved). With cocked dice drawn as cubes
 # (`--cocked-3d`), 300 scenes per style: errors 717 -> 685 (missed 194 -> 178, phantoms 177 ->
-# 161), cocked dice null or flagged 514 -> 530; box C's 70 four-image teachings: 332 -> 324
-# (missed 57 -> 53, phantoms 90 -> 86); the renderer's flat-drawn cocked dice: 244 -> 245. Blobs
-# up to 0.75 sides away: 687, 324 and 251 (a neighbour's blob, 0.57-0.72 sides off, took 4 dice
-# off their labels); any blob: 697 with cocked cubes, where a blob of two white dice touching
-# (aspect 2) or of a cocked die's second face alone moved dice.
+# 161), cocked dice null or flagged 514 -> 530; box C's 70 four-image teachings: 332 -> 324 (missed
+# 57 -> 53, phantoms 90 -> 86); the renderer's flat-drawn cocked dice: 244 -> 245. Blobs up to 0.75
+# sides away: 687, 324 and 251 (a neighbour's blob, 0.57-0.72 sides off, took 4 dice off their
+# labels); any blob: 697 with cocked cubes, where a blob of two white dice touching (aspect 2) or
+# of a cocked die's second face alone moved dice.
 ON_COCKED_BLOB = (1.55, 1.0, 0.5)
 UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a face, 0.1-0.2)
 # A face read surely with more than this many times the most paint its symbol showed in
