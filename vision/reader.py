@@ -834,7 +834,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     long_unclear = []  # long blobs dropped below, as unread dice where their faces were read
     leaning = {}  # id of a die read surely on an oblong blob: (its reading, its candidate)
     faces = {}  # id of a die read surely: its reading
-    found_at = {}  # id of a die the learnt finder found and no face read: where it was found
+    report_at = {}  # id of a die the learnt finder found and no face read: where to report it
     plausible = [_plausible(look, profile) for look in looked]
     placed = [look.reading.center for look, is_die in zip(looked, plausible) if is_die]  # faces of dice, as far as known
     for look, is_die in zip(looked, plausible):
@@ -853,7 +853,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             if unread is not None:
                 found.append((0.0, unread, unread.center))
                 if candidate.learnt:
-                    found_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+                    report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         if symbol is None and reading.tilt_gain <= UPRIGHT_AFTER_ALL_TILT:
@@ -872,7 +872,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             unread = _doubtful_unread(look) if candidate.doubtful else _learnt_unread(look)
             if unread is not None:
                 found.append((0.0, unread, center))
-                found_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+                report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
             continue
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
@@ -940,17 +940,18 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     # its color is still sure for the lamp.
     dice = [_second_face_beside(frame_bgr, die, faces[id(die)], dice, profile, past_face[id(die)])
             if id(die) in faces else die for die in dice]
-    # A die the finder found and no face read is reported where the finder found it: the finder
-    # is taught on the labels' top faces' middles, and such a die is mostly a cocked one, whose
-    # face matched best may be its second (reported at that face, one was missed and counted a
-    # phantom too). Only now: the checks above ask about the die where its face was matched; moved
-    # before them, print and frame edges the finder found stayed phantoms (renderer: 262 -> 273
-    # errors). Renderer, 300 scenes per style: every die scored as before (162 dice read unread
-    # reported elsewhere, 113 nearer their labels); with cocked dice drawn as cubes
-    # (`--cocked-3d`): 736 -> 726 errors, cocked dice null or flagged 505 -> 510; box C's 70
-    # four-image teachings: 378 -> 370 (missed 92 -> 88, phantoms 102 -> 98).
-    dice = [dataclasses.replace(die, center=(float(found_at[id(die)][0]), float(found_at[id(die)][1])))
-            if id(die) in found_at else die for die in dice]
+    # A die the finder found and no face read is reported where the finder found it (or at the
+    # middle of the cocked blob it lies on, ON_COCKED_BLOB): the finder is taught on the labels'
+    # top faces' middles, and such a die is mostly a cocked one, whose face matched best may be its
+    # second (reported at that face, one was missed and counted a phantom too). Only now: the
+    # checks above ask about the die where its face was matched; moved before them, print and frame
+    # edges the finder found stayed phantoms (renderer: 262 -> 273 errors). Renderer, 300 scenes
+    # per style: every die scored as before (162 dice read unread reported elsewhere, 113 nearer
+    # their labels); with cocked dice drawn as cubes (`--cocked-3d`): 736 -> 726 errors, cocked
+    # dice null or flagged 505 -> 510; box C's 70 four-image teachings: 378 -> 370 (missed 92 ->
+    # 88, phantoms 102 -> 98).
+    dice = [dataclasses.replace(die, center=(float(report_at[id(die)][0]), float(report_at[id(die)][1])))
+            if id(die) in report_at else die for die in dice]
     return dice, rims, [die for die, is_sure in zip(dice, strictly_sure) if is_sure]
 
 
@@ -975,7 +976,7 @@ def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM, shift: floa
     its color's (within `rim_limit`), its outline steps on every side and the face matched lies
     within `shift` sides of where the finder found the die (see LEARNT_UNREAD_RIM); else None.
     The die lies at the face matched: `_read` checks it there, then reports it where the finder
-    found it."""
+    found it (or at its cocked blob's middle: `_cocked_blob_middle`)."""
     reading, candidate = look.reading, look.candidate
     if look.rim_distance is not None and look.rim_distance <= rim_limit and \
             look.outline[0] >= UNREAD_OUTLINE and \
