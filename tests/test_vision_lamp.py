@@ -60,6 +60,26 @@ def test_dice_under_a_lamp_of_another_color_are_still_read(lamp: tuple[float, fl
     assert total.wrong <= 1 and total.missed + total.phantoms <= 1, total
 
 
+def test_a_die_whose_face_a_bright_lamp_washes_out_keeps_its_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Box C's hard-lit table, 1.4 times as bright as taught: the tops of its red dice wash out to
+    # near white, each a blob of its pale face alone, read at three quarters of the die's side,
+    # where the band read as the rim lies on the face. The red ringing that face just past its
+    # edge, and stopping where the die does, tells its color (reader.WASHED).
+    profile = taught("photoreal-c")
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "test" / "c_test_020.jpg"))
+    bright = _lit(image, (1.4, 1.4, 1.4))
+    red = [truth for truth in labels["dice"] if truth["color"] == "red"]
+    assert len(red) == 3
+
+    def read_white() -> int:
+        dice = read_frame(bright, profile)
+        return sum(1 for truth in red for d in _on(truth, dice) if d.color == "white" and d.confidence >= 0.5)
+
+    assert read_white() <= 1
+    monkeypatch.setattr(reader, "WASHED", (1.01, 0.0))  # no ring holds more than all of it
+    assert read_white() == 3
+
+
 def test_the_next_frame_starts_from_the_lamp_the_last_one_needed() -> None:
     profile = taught("photoreal-c")
     # (Box C's printed mat, c_test_010, showed this until the finder's doubtful finds read all

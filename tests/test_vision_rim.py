@@ -35,6 +35,18 @@ def test_rim_colors_tell_the_nearest_taught_color_and_survive_json() -> None:
     assert again.probabilities(np.array([10.0, -40.0]))["blue"] > 0.99
 
 
+def test_the_share_near_a_color_is_what_its_distances_say() -> None:
+    colors = RimColors.fit({"red": [np.array([50.0, 30.0]), np.array([58.0, 24.0]), np.array([46.0, 36.0])],
+                            "blue": [np.array([14.0, -50.0]), np.array([16.0, -54.0])]})
+    assert colors is not None
+    chromas = np.random.default_rng(3).normal((40.0, 20.0), 15.0, (500, 2)).astype(np.float32)
+    for color in ("red", "blue"):
+        for limit in (1.0, 3.0):
+            assert colors.near_share(chromas, color, limit) == np.mean(colors.distances(chromas, color) < limit)
+    assert 0.0 < colors.near_share(chromas, "red", 3.0) < 1.0  # the check above compares shares that tell
+    assert colors.near_share(chromas, "white", 3.0) == 0.0  # a color not taught
+
+
 def test_teaching_learns_rim_colors_that_a_saved_profile_keeps(tmp_path: Path) -> None:
     profile = taught("photoreal-c")
     assert profile.rim_colors is not None and set(profile.rim_colors.colors) == set(profile.colors)

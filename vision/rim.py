@@ -24,6 +24,8 @@ from .medians import column_medians
 
 BAND = (0.42, 0.58)  # inner and outer radius of the rim band, in face sides
 SURROUND = (0.95, 1.15)  # the ring just outside a die's outline, seen from above
+EDGE_RING = (0.55, 0.7)  # just past a face's edge: the die's own rounded edge when the face read is washed out
+EDGE_RING_PIXELS = 150  # of it, sampled: enough to tell what share of it has a color, at a fifth of the cost
 COLORFUL_SHARE = 0.5  # the rim's most colorful half is the plastic's edge, not shade or table
 MIN_SPREAD = 3.0  # floor on a color's chroma spread (Lab units), so few samples do not overfit
 MIN_PIXELS = 12
@@ -53,6 +55,20 @@ def surround_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: f
     """The (a, b) chroma of each pixel (sampled) of the ring just outside a die's outline,
     (N, 2), or None when too little of the ring lies in the frame."""
     return _band_chroma(frame_bgr, center, size, gain, SURROUND)
+
+
+def edge_ring_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                      gain: float = 1.0) -> np.ndarray | None:
+    """The (a, b) chroma of each pixel (sampled) of the ring just past a face's edge (EDGE_RING),
+    (N, 2), or None when too little of it lies in the frame. A face washed out by a hard lamp
+    can be read smaller than its die: the die's own color rings it there."""
+    pixels = band_pixels(frame_bgr, center, size, EDGE_RING)
+    if pixels is None:
+        return None
+    pixels = np.ascontiguousarray(pixels[::max(1, len(pixels) // EDGE_RING_PIXELS)])
+    if gain != 1.0:
+        pixels = cv2.convertScaleAbs(pixels[None], alpha=gain)[0]
+    return _chromas(pixels)
 
 
 def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -184,6 +200,19 @@ class RimColors:
         offset = chromas - center
         squared = np.einsum("...i,ij,...j->...", offset, self._inverses[self.colors.index(color)], offset)
         return np.sqrt(np.maximum(squared, 0.0))
+
+    def near_share(self, chromas: np.ndarray, color: str, limit: float) -> float:
+        """The share of `chromas` ((N, 2)) within Mahalanobis distance `limit` of a color's
+        taught rim chroma (0 for a color not taught): `distances`, its arithmetic written out
+        for two channels (a third of the time on a ring's pixels)."""
+        if color not in self.colors or len(chromas) == 0:
+            return 0.0
+        k = self.colors.index(color)
+        (a, b), (_, c) = self._inverses[k]
+        x = np.asarray(chromas[:, 0], np.float64) - self.means[k, 0]
+        y = np.asarray(chromas[:, 1], np.float64) - self.means[k, 1]
+        squared = a * x * x + 2.0 * b * x * y + c * y * y
+        return float(np.count_nonzero(squared < limit * limit)) / len(chromas)
 
     @cached_property
     def _inverses(self) -> np.ndarray:
