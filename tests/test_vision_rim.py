@@ -35,16 +35,26 @@ def test_rim_colors_tell_the_nearest_taught_color_and_survive_json() -> None:
     assert again.probabilities(np.array([10.0, -40.0]))["blue"] > 0.99
 
 
-def test_the_share_near_a_color_is_what_its_distances_say() -> None:
+def test_distances_probabilities_and_shares_are_mahalanobis_under_each_color_s_spread() -> None:
     colors = RimColors.fit({"red": [np.array([50.0, 30.0]), np.array([58.0, 24.0]), np.array([46.0, 36.0])],
-                            "blue": [np.array([14.0, -50.0]), np.array([16.0, -54.0])]})
+                            "blue": [np.array([14.0, -50.0]), np.array([16.0, -54.0]), np.array([9.0, -47.0])]})
     assert colors is not None
-    chromas = np.random.default_rng(3).normal((40.0, 20.0), 15.0, (500, 2)).astype(np.float32)
-    for color in ("red", "blue"):
+    chromas = np.random.default_rng(3).normal((40.0, 20.0), 25.0, (500, 2)).astype(np.float32)
+    lengths = {}
+    for k, color in enumerate(colors.colors):  # written out here with numpy's inverse
+        offsets = chromas.astype(np.float64) - colors.means[k]
+        lengths[color] = np.sqrt(np.einsum("ni,ij,nj->n", offsets, np.linalg.inv(colors.covariances[k]), offsets))
+        assert np.allclose(colors.distances(chromas, color), lengths[color], rtol=1e-12)
+        assert all(abs(float(colors.distances(c, color)) - d) < 1e-9 for c, d in zip(chromas[:20], lengths[color]))
         for limit in (1.0, 3.0):
-            assert colors.near_share(chromas, color, limit) == np.mean(colors.distances(chromas, color) < limit)
-    assert 0.0 < colors.near_share(chromas, "red", 3.0) < 1.0  # the check above compares shares that tell
+            assert colors.near_share(chromas, color, limit) == np.mean(lengths[color] < limit)
+    assert 0.0 < colors.near_share(chromas, "red", 3.0) < 1.0  # shares that tell
     assert colors.near_share(chromas, "white", 3.0) == 0.0  # a color not taught
+    log_dets = {color: np.log(np.linalg.det(colors.covariances[k])) for k, color in enumerate(colors.colors)}
+    for i in range(20):
+        weights = {c: np.exp(-0.5 * lengths[c][i] ** 2 - 0.5 * log_dets[c]) for c in colors.colors}
+        said = colors.probabilities(chromas[i])
+        assert all(abs(said[c] - w / sum(weights.values())) < 1e-9 for c, w in weights.items())
 
 
 def test_teaching_learns_rim_colors_that_a_saved_profile_keeps(tmp_path: Path) -> None:

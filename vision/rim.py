@@ -176,9 +176,11 @@ class RimColors:
 
     def probabilities(self, chroma: np.ndarray) -> dict[str, float]:
         """Posterior of each color for one rim chroma (equal priors)."""
-        offsets = chroma - self.means
-        squared = np.einsum("ki,kij,kj->k", offsets, self._inverses, offsets)
-        log_likelihoods = (-0.5 * squared - 0.5 * self._log_determinants).tolist()
+        # In Python floats: for one chroma and three colors numpy's calls cost more than the
+        # arithmetic (12 -> 3 us), asked of every face read.
+        x, y = float(chroma[0]), float(chroma[1])
+        log_likelihoods = [-0.5 * _squared(x - mx, y - my, terms) - half_log_det
+                           for (mx, my), terms, half_log_det in self._terms]
         top = max(log_likelihoods)
         weights = [math.exp(v - top) for v in log_likelihoods]
         total = sum(weights)
@@ -197,22 +199,30 @@ class RimColors:
         chromas = np.asarray(chromas, np.float64)
         if color not in self.colors:
             return np.full(chromas.shape[:-1], math.inf)
-        offset = chromas - center
-        squared = np.einsum("...i,ij,...j->...", offset, self._inverses[self.colors.index(color)], offset)
-        return np.sqrt(np.maximum(squared, 0.0))
+        _, terms, _ = self._terms[self.colors.index(color)]
+        if chromas.ndim == 1:  # one chroma (most calls): in Python floats, as `probabilities`
+            return np.float64(math.sqrt(max(_squared(float(chromas[0] - center[0]), float(chromas[1] - center[1]),
+                                                     terms), 0.0)))
+        x, y = chromas[..., 0] - center[0], chromas[..., 1] - center[1]
+        return np.sqrt(np.maximum(_squared(x, y, terms), 0.0))
 
     def near_share(self, chromas: np.ndarray, color: str, limit: float) -> float:
         """The share of `chromas` ((N, 2)) within Mahalanobis distance `limit` of a color's
-        taught rim chroma (0 for a color not taught): `distances`, its arithmetic written out
-        for two channels (a third of the time on a ring's pixels)."""
+        taught rim chroma (0 for a color not taught)."""
         if color not in self.colors or len(chromas) == 0:
             return 0.0
         k = self.colors.index(color)
-        (a, b), (_, c) = self._inverses[k]
         x = np.asarray(chromas[:, 0], np.float64) - self.means[k, 0]
         y = np.asarray(chromas[:, 1], np.float64) - self.means[k, 1]
-        squared = a * x * x + 2.0 * b * x * y + c * y * y
-        return float(np.count_nonzero(squared < limit * limit)) / len(chromas)
+        return float(np.count_nonzero(_squared(x, y, self._terms[k][1]) < limit * limit)) / len(chromas)
+
+    @cached_property
+    def _terms(self) -> list[tuple[tuple[float, float], tuple[float, float, float], float]]:
+        """Per color: its mean, its inverse covariance's (a, b, c) (see `_squared`) and half
+        its covariance's log determinant, as Python floats."""
+        return [((float(mean[0]), float(mean[1])), (float(inverse[0, 0]), float(inverse[0, 1]), float(inverse[1, 1])),
+                 0.5 * float(log_det))
+                for mean, inverse, log_det in zip(self.means, self._inverses, self._log_determinants)]
 
     @cached_property
     def _inverses(self) -> np.ndarray:
@@ -230,3 +240,10 @@ class RimColors:
     def from_json(data: dict) -> "RimColors":
         return RimColors(tuple(str(c) for c in data["colors"]), np.array(data["means"], np.float64).reshape(-1, 2),
                          np.array(data["covariances"], np.float64).reshape(-1, 2, 2))
+
+
+def _squared(x, y, terms: tuple[float, float, float]):
+    """The squared Mahalanobis length of offsets (x, y) (floats or arrays) under the inverse
+    covariance [[a, b], [b, c]] given as `terms` (a, b, c)."""
+    a, b, c = terms
+    return a * x * x + 2.0 * b * x * y + c * y * y
