@@ -151,12 +151,12 @@ RECOLOR_PROBABILITY = 0.9  # how sure the rim must be to overrule the blob's col
 # stops there, where the die does. At least WASHED[0] of that ring near another color's rims
 # (within WASHED_NEAR), and at most WASHED[1] of the surround beyond the die, make it a die of
 # that color, read again at WASHED_SIZES times the face's side (such faces are read at 0.72-0.76
-# of it). (Box C under a lamp 30% brighter:
-# rings of 0.40-0.47 red round its washed red dice read white, surrounds of 0.01 or less; 2570
-# looks at white dice, 60 renderer scenes per style and box C under five lamps: none with a
-# surround of 0.05 or less had a ring over 0.27, and the 165 rings over 0.38 all had the color
-# around them too, a white die on blue cloth. Box C 30% brighter: 7 -> 3 errors; its 70
-# four-image teachings 324 -> 313, missed 53 -> 45; renderer 245 -> 244; about 1 ms a frame.)
+# of it). Box C under a lamp 30% brighter: rings of 0.40-0.47 red round its washed red dice read
+# white, surrounds of 0.01 or less; 2570 looks at white dice (60 renderer scenes per style, box
+# C under five lamps): none with a surround of 0.05 or less had a ring over 0.27, and the 165
+# rings over 0.38 all had the color around them too (a white die on blue cloth). Box C 30%
+# brighter: 7 -> 3 errors; its 70 four-image teachings 324 -> 313, missed 53 -> 45; renderer
+# 245 -> 244; about 1 ms a frame.
 WASHED = (0.38, 0.05)
 WASHED_NEAR = 3.0
 WASHED_SIZES = (1.2, 1.35)

@@ -242,7 +242,7 @@ class RimColors:
                          np.array(data["covariances"], np.float64).reshape(-1, 2, 2))
 
 
-def _squared(x, y, terms: tuple[float, float, float]):
+def _squared(x: float | np.ndarray, y: float | np.ndarray, terms: tuple[float, float, float]) -> float | np.ndarray:
     """The squared Mahalanobis length of offsets (x, y) (floats or arrays) under the inverse
     covariance [[a, b], [b, c]] given as `terms` (a, b, c)."""
     a, b, c = terms
