@@ -500,17 +500,13 @@ def _rim_checked(frame_bgr: np.ndarray, blob_color: str, candidate: Candidate, r
             chroma, rim, rim_on_face = wider, profile.rim_colors.probabilities(wider), False
     best = max(rim, key=rim.get)
     washed = _washed_color(frame_bgr, reading, candidate.color, profile, gain) if best == candidate.color else None
+    recolored = washed is not None or (best != candidate.color and rim[best] >= RECOLOR_PROBABILITY)
     if washed is not None:
         templates = profile.templates_for(washed)
         reading = _face_reading(*_best_refined(frame_bgr, [(reading.center, reading.size * grow) for grow in WASHED_SIZES],
                                                templates))
         candidate = dataclasses.replace(candidate, color=washed, side=reading.size * profile.blob_side_ratio)
-        outline = None
-        again = _rim(frame_bgr, reading.center, reading.size, profile, gain)
-        rim_on_face = again is not None
-        if again is not None:
-            chroma, rim = again, profile.rim_colors.probabilities(again)
-    elif best != candidate.color and rim[best] >= RECOLOR_PROBABILITY:
+    elif recolored:
         # A washed-out face alone makes a small blob: read it at the frame's usual die size (the
         # first reading may have been made at that size already: the blob is what says small).
         blob_small = bool(typical_size) and candidate.side / profile.blob_side_ratio < SMALL_BLOB * typical_size
@@ -519,6 +515,7 @@ def _rim_checked(frame_bgr: np.ndarray, blob_color: str, candidate: Candidate, r
         # The blob's centroid was placed by the wrong color's pixels: start again around it too.
         reading = read_face(frame_bgr, candidate, profile, retry=_die_shaped(candidate, profile, typical_size),
                             typical_size=typical_size)
+    if recolored:
         outline = None  # a face read anew has its own outline
         again = _rim(frame_bgr, reading.center, reading.size, profile, gain)
         rim_on_face = again is not None
@@ -534,7 +531,7 @@ def _washed_color(frame_bgr: np.ndarray, reading: FaceReading, color: str, profi
     """The color of the die whose washed-out face `reading` read as `color` (see WASHED), or
     None. Only a face of the profile's palest color can be such a face."""
     colors = profile.rim_colors
-    if color != colors.colors[int(np.argmin(np.hypot(*colors.means.T)))]:
+    if color != colors.palest:
         return None
     ring = edge_ring_chromas(frame_bgr, reading.center, reading.size, gain)
     if ring is None:
@@ -543,8 +540,8 @@ def _washed_color(frame_bgr: np.ndarray, reading: FaceReading, color: str, profi
     ringed = max(shares, key=shares.get, default=None)
     if ringed is None or shares[ringed] < WASHED[0]:
         return None  # (most faces: the surround is not measured)
-    surround = surround_chromas(frame_bgr, reading.center, reading.size, gain)
-    if surround is None or colors.near_share(surround, ringed, WASHED_NEAR) > WASHED[1]:
+    around = _own_color_around(frame_bgr, reading.center, reading.size, ringed, profile, gain, WASHED_NEAR)
+    if around is None or around > WASHED[1]:
         return None
     return ringed
 
@@ -1434,17 +1431,17 @@ def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, ga
 
 
 def _own_color_around(frame_bgr: np.ndarray, center: tuple[float, float], size: float, color: str,
-                      profile: Profile, gain: float) -> float | None:
+                      profile: Profile, gain: float, near: float = UNREAD_NEAR) -> float | None:
     """The share of the ring just outside a die of `color` (`size` wide at `center`) whose
-    chroma lies within UNREAD_NEAR of that color's rims, or None (no rim colors taught, too
-    little of the ring in the frame): a piece of card or cloth of a die's color has more of it
-    around it, a die little."""
+    chroma lies within `near` of that color's rims, or None (no rim colors taught, too little
+    of the ring in the frame): a piece of card or cloth of a die's color has more of it around
+    it, a die little (and a washed-out face's die, `_washed_color`, none)."""
     if profile.rim_colors is None:
         return None
     surround = surround_chromas(frame_bgr, center, size, gain)
     if surround is None:
         return None
-    return float(np.mean(profile.rim_colors.distances(surround, color) < UNREAD_NEAR))
+    return profile.rim_colors.near_share(surround, color, near)
 
 
 def _unread_middle(die: Die, candidate: Candidate) -> tuple[float, float]:

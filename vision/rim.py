@@ -62,13 +62,7 @@ def edge_ring_chromas(frame_bgr: np.ndarray, center: tuple[float, float], size: 
     """The (a, b) chroma of each pixel (sampled) of the ring just past a face's edge (EDGE_RING),
     (N, 2), or None when too little of it lies in the frame. A face washed out by a hard lamp
     can be read smaller than its die: the die's own color rings it there."""
-    pixels = band_pixels(frame_bgr, center, size, EDGE_RING)
-    if pixels is None:
-        return None
-    pixels = np.ascontiguousarray(pixels[::max(1, len(pixels) // EDGE_RING_PIXELS)])
-    if gain != 1.0:
-        pixels = cv2.convertScaleAbs(pixels[None], alpha=gain)[0]
-    return _chromas(pixels)
+    return _band_chroma(frame_bgr, center, size, gain, EDGE_RING, most=EDGE_RING_PIXELS)
 
 
 def band_pixels(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
@@ -102,10 +96,14 @@ def colorful_chromas(pixels: np.ndarray, ends: list[int], gains: tuple[float, fl
 
 
 def _band_chroma(frame_bgr: np.ndarray, center: tuple[float, float], size: float, gain: float,
-                 band: tuple[float, float]) -> np.ndarray | None:
+                 band: tuple[float, float], most: int | None = None) -> np.ndarray | None:
+    """The (a, b) chroma of each pixel of a band (see `band_pixels`), evenly sampled down to
+    about `most` pixels when given; None when too little of it lies in the frame."""
     pixels = band_pixels(frame_bgr, center, size, band)
     if pixels is None:
         return None
+    if most is not None and len(pixels) > most:
+        pixels = np.ascontiguousarray(pixels[::len(pixels) // most])
     if gain != 1.0:
         # As one row of pixels, as `_chromas` converts them (the same values as a column).
         pixels = cv2.convertScaleAbs(pixels[None], alpha=gain)[0]
@@ -215,6 +213,11 @@ class RimColors:
         x = np.asarray(chromas[:, 0], np.float64) - self.means[k, 0]
         y = np.asarray(chromas[:, 1], np.float64) - self.means[k, 1]
         return float(np.count_nonzero(_squared(x, y, self._terms[k][1]) < limit * limit)) / len(chromas)
+
+    @cached_property
+    def palest(self) -> str:
+        """The color whose taught rim chroma is least colorful (a white die's)."""
+        return self.colors[int(np.argmin(np.hypot(*self.means.T)))]
 
     @cached_property
     def _terms(self) -> list[tuple[tuple[float, float], tuple[float, float, float], float]]:
