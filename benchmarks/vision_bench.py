@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -33,6 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.error_causes import causes_line, error_causes  # noqa: E402
 from vision.labels import load_labelled, read_image  # noqa: E402
 from vision.reader import read_frame, read_under_lamp  # noqa: E402
 from vision.scoring import Score, score_image  # noqa: E402
@@ -156,12 +158,17 @@ def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False
     started = time.perf_counter()
     profile = teach(teach_set)
     print(f"style {style}: taught from {n_teach} images in {time.perf_counter() - started:.1f} s")
-    total, times = Score(), []
+    total, times, causes = Score(), [], Counter()
     for seed in range(n_scenes):
-        image, labels = render(random_scene(seed, style=style, cocked_3d=cocked_3d))
-        s, t = _read_all(profile, [(image, labels)])
-        total, times = total + s, times + t
+        scene = random_scene(seed, style=style, cocked_3d=cocked_3d)
+        image, labels = render(scene)
+        started = time.process_time()
+        read = [d.to_json() for d in read_frame(image, profile)]
+        times.append((time.process_time() - started) * 1000.0)
+        total = total + score_image(read, labels["dice"])
+        causes += error_causes(scene, labels["dice"], read)
     _report(f"style {style} ({n_scenes} scenes{', cocked dice as 3D cubes' if cocked_3d else ''})", total, times)
+    print(f"  errors by cause: {causes_line(causes)}")
 
 
 def bench_speed(image_path: str, profile, repeats: int) -> None:

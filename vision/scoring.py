@@ -32,10 +32,10 @@ class Score:
         return self.wrong + self.missed + self.phantoms
 
 
-def score_image(read: list[dict], labels: list[dict], default_size: float | None = None) -> Score:
-    """Score one image's reading (dicts with color, symbol, center, size, confidence) against its
-    labelled dice. Matching is greedy by distance, one-to-one; the half-side radius uses the
-    label's size if it has one, else the read size."""
+def matched_pairs(read: list[dict], labels: list[dict], default_size: float | None = None) -> list[tuple[int, int]]:
+    """The (label index, reading index) pairs the spec's scoring matches: greedy by distance,
+    one-to-one, a reading within half the die's side of a label's center (the label's size if it
+    has one, else the read size)."""
     pairs = []
     for i, truth in enumerate(labels):
         for j, die in enumerate(read):
@@ -44,13 +44,22 @@ def score_image(read: list[dict], labels: list[dict], default_size: float | None
             if distance <= 0.5 * side:
                 pairs.append((distance, i, j))
     pairs.sort()
-    used_truth, used_read = set(), set()
-    wrong = flagged = cocked_ok = 0
+    used_truth, used_read, matched = set(), set(), []
     for _, i, j in pairs:
         if i in used_truth or j in used_read:
             continue
         used_truth.add(i)
         used_read.add(j)
+        matched.append((i, j))
+    return matched
+
+
+def score_image(read: list[dict], labels: list[dict], default_size: float | None = None) -> Score:
+    """Score one image's reading (dicts with color, symbol, center, size, confidence) against its
+    labelled dice, matched as `matched_pairs` says."""
+    matched = matched_pairs(read, labels, default_size)
+    wrong = flagged = cocked_ok = 0
+    for i, j in matched:
         truth, die = labels[i], read[j]
         is_flagged = die["confidence"] < FLAG_BELOW
         flagged += is_flagged
@@ -59,5 +68,5 @@ def score_image(read: list[dict], labels: list[dict], default_size: float | None
         if not is_flagged and (die["color"] != truth["color"] or die.get("symbol") != truth.get("symbol")):
             wrong += 1
     cocked = sum(1 for t in labels if t.get("symbol") is None)
-    return Score(dice=len(labels), read=len(read), wrong=wrong, missed=len(labels) - len(used_truth),
-                 phantoms=len(read) - len(used_read), flagged=flagged, cocked=cocked, cocked_ok=cocked_ok)
+    return Score(dice=len(labels), read=len(read), wrong=wrong, missed=len(labels) - len(matched),
+                 phantoms=len(read) - len(matched), flagged=flagged, cocked=cocked, cocked_ok=cocked_ok)
