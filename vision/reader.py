@@ -13,6 +13,7 @@ from .blas import use_one_blas_thread
 from .detect import Candidate, find_all_candidates
 from .die_finder import find_dice, sides_near
 from .exposure import exposure_gain
+from .glare import glare_mask, without_glare
 from .halving import halved
 from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
@@ -995,7 +996,9 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     # 88, phantoms 102 -> 98).
     dice = [dataclasses.replace(die, center=(float(report_at[id(die)][0]), float(report_at[id(die)][1])))
             if id(die) in report_at else die for die in dice]
-    return dice, rims, [die for die, is_sure in zip(dice, strictly_sure) if is_sure]
+    sure = [die for die, is_sure in zip(dice, strictly_sure) if is_sure]
+    # Asked last: a die whose symbol glare may have made is still a die of its color.
+    return [_glare_doubted(frame_bgr, die, faces.get(id(die)), profile) for die in dice], rims, sure
 
 
 def _second_opinion(frame_bgr: np.ndarray, reading: FaceReading, candidate: Candidate, symbol: str,
@@ -1453,6 +1456,25 @@ def _unread_middle(die: Die, candidate: Candidate) -> tuple[float, float]:
     errors, none worse. At the blob's centroid: 875, but the renderer's dice on an edge can
     make a blob per face, and 8 more errors in 400 scenes, against 2 halfway.)"""
     return (float(die.center[0] + candidate.center[0]) / 2.0, float(die.center[1] + candidate.center[1]) / 2.0)
+
+
+def _glare_doubted(frame_bgr: np.ndarray, die: Die, reading: FaceReading | None, profile: Profile) -> Die:
+    """`die`, read surely at `reading`, or when a lamp's glare lies on its face and the face
+    read without the glare matches another symbol best, the die asked of the player (see
+    `vision.glare`). Glare is looked for on the face's pixels where its symbol matched."""
+    if reading is None or reading.face is None or die.symbol is None or die.confidence < 0.5:
+        return die
+    if glare_mask(reading.face) is None:
+        return die
+    window = face_window(frame_bgr, reading.center, reading.size, reading.angle)
+    ink = ink_map(window)
+    cleaned = without_glare(window, ink)
+    if cleaned is ink:
+        return die
+    scores = match(cleaned, profile.templates_for(die.color, upright=True)).scores
+    if max(scores, key=scores.get) == die.symbol:
+        return die
+    return dataclasses.replace(die, confidence=min(die.confidence, NULL_SYMBOL_CONFIDENCE))
 
 
 def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, Candidate], dice: list[Die],
