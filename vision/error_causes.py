@@ -80,4 +80,3 @@ def causes_line(causes: Counter[str]) -> str:
     if not causes:
         return "no errors"
     return "; ".join(f"{cause} {count}" for cause, count in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
-
