@@ -54,13 +54,19 @@ def _report(name: str, score: Score, times_ms: list[float]) -> None:
           f"{score.cocked_ok}; read ms median {statistics.median(times_ms):.1f} max {max(times_ms):.1f} (CPU)")
 
 
+def _timed_read(profile, image) -> tuple[list[dict], float]:
+    """The dice read in `image` (as the spec's JSON) and the CPU milliseconds it took."""
+    started = time.process_time()  # CPU time: fair on a busy machine, one thread
+    dice = read_frame(image, profile)
+    return [d.to_json() for d in dice], (time.process_time() - started) * 1000.0
+
+
 def _read_all(profile, labelled) -> tuple[Score, list[float]]:
     total, times = Score(), []
     for image, labels in labelled:
-        started = time.process_time()  # CPU time: fair on a busy machine, one thread
-        dice = read_frame(image, profile)
-        times.append((time.process_time() - started) * 1000.0)
-        total = total + score_image([d.to_json() for d in dice], labels["dice"])
+        read, ms = _timed_read(profile, image)
+        times.append(ms)
+        total = total + score_image(read, labels["dice"])
     return total, times
 
 
@@ -162,9 +168,8 @@ def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False
     for seed in range(n_scenes):
         scene = random_scene(seed, style=style, cocked_3d=cocked_3d)
         image, labels = render(scene)
-        started = time.process_time()
-        read = [d.to_json() for d in read_frame(image, profile)]
-        times.append((time.process_time() - started) * 1000.0)
+        read, ms = _timed_read(profile, image)
+        times.append(ms)
         total = total + score_image(read, labels["dice"])
         causes += error_causes(scene, labels["dice"], read)
     _report(f"style {style} ({n_scenes} scenes{', cocked dice as 3D cubes' if cocked_3d else ''})", total, times)
