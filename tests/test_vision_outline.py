@@ -121,7 +121,21 @@ def test_a_die_read_on_two_faces_is_one_die_asked_of_the_player() -> None:
     face = _die(100.0, "gun", 0.9)
     second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
     kept = _one_per_place([(0.9, face, face.center), (0.0, second_face, second_face.center)])
-    assert kept == [_die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+    # Either face may be the top one, which the die's label names: it is reported midway.
+    assert kept == [Die("red", "gun", (132.0, 100.0), 80.0, NULL_SYMBOL_CONFIDENCE)]
+
+
+def test_a_cocked_cube_read_on_its_other_face_is_reported_on_its_top_one() -> None:
+    # Classic scene 45, cocked dice drawn as cubes: a red die leaning 45 degrees, whose side
+    # face matched a finger best and whose top face was read too. Reported at the side face, it
+    # lay 0.74 of a side from its label: missed, and a phantom beside it.
+    image, labels = render(random_scene(45, style="classic", cocked_3d=True))
+    dice = read_frame(image, taught_on_renders("classic", cocked_3d=True))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1218.2, 888.7)))
+    assert label["symbol"] is None
+    on = [d for d in dice if math.dist(d.center, label["center"]) <= label["size"] / 2]
+    assert [(d.color, d.confidence < 0.5) for d in on] == [("red", True)]
+    assert not [d for d in dice if label["size"] / 2 < math.dist(d.center, label["center"]) < label["size"]]
 
 
 def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> None:
@@ -133,12 +147,11 @@ def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> Non
     assert _one_per_place([(0.9, face, face.center), (0.7, cocked, middle)]) == [
         face, dataclasses.replace(cocked, center=middle)]
     # Reported there too, it is the flat die's second face: one die, asked of the player.
-    assert _one_per_place([(0.9, face, face.center), (0.7, cocked, cocked.center)]) == [
-        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+    between = Die("red", "gun", (132.0, 100.0), 80.0, NULL_SYMBOL_CONFIDENCE)
+    assert _one_per_place([(0.9, face, face.center), (0.7, cocked, cocked.center)]) == [between]
     # A die merely unread is compared where its face was read, as before.
     unread = dataclasses.replace(cocked, confidence=NULL_SYMBOL_CONFIDENCE)
-    assert _one_per_place([(0.9, face, face.center), (0.0, unread, middle)]) == [
-        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+    assert _one_per_place([(0.9, face, face.center), (0.0, unread, middle)]) == [between]
 
 
 def test_a_cocked_die_leaning_toward_a_die_of_its_color_is_read_on_a_frame() -> None:
@@ -177,12 +190,12 @@ def test_faces_read_too_big_are_two_dice_when_the_frame_s_die_size_says_so() -> 
     unread = _die(194.0, None, NULL_SYMBOL_CONFIDENCE, size=100.0)
     found = [(0.9, left, left.center), (0.0, unread, unread.center)]
     assert _one_per_place(found, usual=80.0) == [left, unread]
-    assert _one_per_place(found) == [dataclasses.replace(left, confidence=NULL_SYMBOL_CONFIDENCE)]
+    assert _one_per_place(found) == [Die("red", "gun", (147.0, 100.0), 100.0, NULL_SYMBOL_CONFIDENCE)]
     # A cocked die's two faces lie well within the frame's die size of each other.
     second_face = _die(100.0 + 0.8 * 80.0, None, NULL_SYMBOL_CONFIDENCE)
     face = _die(100.0, "gun", 0.9)
     assert _one_per_place([(0.9, face, face.center), (0.0, second_face, second_face.center)], usual=80.0) == [
-        _die(100.0, "gun", NULL_SYMBOL_CONFIDENCE)]
+        Die("red", "gun", (132.0, 100.0), 80.0, NULL_SYMBOL_CONFIDENCE)]
 
 
 def test_a_die_at_the_frame_s_edge_steps_the_same_every_time_and_the_edge_is_no_step() -> None:
