@@ -138,6 +138,19 @@ def test_a_cocked_cube_read_on_its_other_face_is_reported_on_its_top_one() -> No
     assert not [d for d in dice if label["size"] / 2 < math.dist(d.center, label["center"]) < label["size"]]
 
 
+def test_a_cocked_cube_whose_one_face_was_matched_is_reported_between_its_faces() -> None:
+    # Classic scene 138, cocked dice drawn as cubes: a red die leaning 39 degrees, seen but not
+    # read on its side face. Reported halfway to its blob, which holds mostly that face, it lay
+    # more than half a side from its label on the top face: missed, and a phantom beside it.
+    image, labels = render(random_scene(138, style="classic", cocked_3d=True))
+    dice = read_frame(image, taught_on_renders("classic", cocked_3d=True))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (507.2, 556.1)))
+    assert label["symbol"] is None
+    on = [d for d in dice if math.dist(d.center, label["center"]) <= label["size"] / 2]
+    assert [(d.color, d.symbol) for d in on] == [("red", None)]
+    assert not [d for d in dice if label["size"] / 2 < math.dist(d.center, label["center"]) < label["size"]]
+
+
 def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> None:
     # Its face matched leans toward a flat die of its color (0.8 of a side off), but the cocked
     # die lies farther out, where it is reported: two dice, each as read.
