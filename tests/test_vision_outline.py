@@ -125,30 +125,37 @@ def test_a_die_read_on_two_faces_is_one_die_asked_of_the_player() -> None:
     assert kept == [Die("red", "gun", (132.0, 100.0), 80.0, NULL_SYMBOL_CONFIDENCE)]
 
 
+def _read_around_cocked_cube(seed: int, near: tuple[float, float]) -> tuple[dict, list[Die], list[Die]]:
+    """Classic scene `seed` with cocked dice drawn as cubes, read as the benchmark's `--cocked-3d`
+    run reads it: the label nearest `near`, the dice read on it (within half its side, as the
+    spec matches) and those read beside it (within a side, but not on it)."""
+    image, labels = render(random_scene(seed, style="classic", cocked_3d=True))
+    dice = read_frame(image, taught_on_renders("classic", cocked_3d=True))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], near))
+    apart = [(math.dist(d.center, label["center"]), d) for d in dice]
+    on = [d for distance, d in apart if distance <= label["size"] / 2]
+    beside = [d for distance, d in apart if label["size"] / 2 < distance < label["size"]]
+    return label, on, beside
+
+
 def test_a_cocked_cube_read_on_its_other_face_is_reported_on_its_top_one() -> None:
     # Classic scene 45, cocked dice drawn as cubes: a red die leaning 45 degrees, whose side
     # face matched a finger best and whose top face was read too. Reported at the side face, it
     # lay 0.74 of a side from its label: missed, and a phantom beside it.
-    image, labels = render(random_scene(45, style="classic", cocked_3d=True))
-    dice = read_frame(image, taught_on_renders("classic", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1218.2, 888.7)))
+    label, on, beside = _read_around_cocked_cube(45, (1218.2, 888.7))
     assert label["symbol"] is None
-    on = [d for d in dice if math.dist(d.center, label["center"]) <= label["size"] / 2]
     assert [(d.color, d.confidence < 0.5) for d in on] == [("red", True)]
-    assert not [d for d in dice if label["size"] / 2 < math.dist(d.center, label["center"]) < label["size"]]
+    assert not beside
 
 
 def test_a_cocked_cube_whose_one_face_was_matched_is_reported_between_its_faces() -> None:
     # Classic scene 138, cocked dice drawn as cubes: a red die leaning 39 degrees, seen but not
     # read on its side face. Reported halfway to its blob, which holds mostly that face, it lay
     # more than half a side from its label on the top face: missed, and a phantom beside it.
-    image, labels = render(random_scene(138, style="classic", cocked_3d=True))
-    dice = read_frame(image, taught_on_renders("classic", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (507.2, 556.1)))
+    label, on, beside = _read_around_cocked_cube(138, (507.2, 556.1))
     assert label["symbol"] is None
-    on = [d for d in dice if math.dist(d.center, label["center"]) <= label["size"] / 2]
     assert [(d.color, d.symbol) for d in on] == [("red", None)]
-    assert not [d for d in dice if label["size"] / 2 < math.dist(d.center, label["center"]) < label["size"]]
+    assert not beside
 
 
 def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> None:

@@ -119,17 +119,26 @@ def edges_past_face(frame_bgr: np.ndarray, center: tuple[float, float], size: fl
     own_rows = slice(half - int(ALONG_FACE * EDGE_PX), half + int(ALONG_FACE * EDGE_PX))
     first, last = int(past[0] * EDGE_PX), int(past[1] * EDGE_PX)
     beyond_rows = (slice(half + first, half + last), slice(half - last + 1, half - first + 1))
-    # The crop's axes in the frame: the rotation's first row is zoom * (cos, sin).
-    cos, sin = float(rotation[0, 0]), float(rotation[0, 1])
-    length = math.hypot(cos, sin)
-    axes = ((cos / length, sin / length), (-sin / length, cos / length))  # the crop's x and y, in the frame
+    ways = face_ways(center, size, angle)
     found = []
-    for strongest, (ux, uy) in ((along_columns, axes[1]), (along_rows, axes[0])):
+    for strongest, (out, back) in ((along_columns, ways[:2]), (along_rows, ways[2:])):
         # The medians of the face's own stretch and of the stretches past it either way, for
         # both side lines at a time.
         # (Least of two or four values as Python floats: numpy's min costs 1.5 us a call.)
         own = min(column_medians(strongest[own_rows]).tolist())
         beyond = column_medians(np.concatenate([strongest[rows] for rows in beyond_rows], axis=1)).tolist()
-        for sign, far in ((1.0, min(beyond[:2])), (-1.0, min(beyond[2:]))):
-            found.append(((sign * ux, sign * uy), far / max(own, 1.0)))
+        for way, far in ((out, min(beyond[:2])), (back, min(beyond[2:]))):
+            found.append((way, far / max(own, 1.0)))
     return found
+
+
+def face_ways(center: tuple[float, float], size: float, angle: float) -> list[tuple[float, float]]:
+    """The four ways out of the face `size` wide at `center`, turned by `angle`, across its sides,
+    as unit vectors in the frame, in the order `edges_past_face` gives them: down and up the
+    face's columns, then right and left along its rows."""
+    # `edges_past_face`'s own crop map: its first row is zoom * (cos, sin).
+    rotation = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, EDGE_PX / size)
+    cos, sin = float(rotation[0, 0]), float(rotation[0, 1])
+    length = math.hypot(cos, sin)
+    across, down = (cos / length, sin / length), (-sin / length, cos / length)  # the crop's x and y
+    return [down, (-down[0], -down[1]), across, (-across[0], -across[1])]

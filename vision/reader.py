@@ -18,7 +18,7 @@ from .halving import halved
 from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
-from .outline import PAST_DIE, PAST_FACE, edges_past_face, side_steps
+from .outline import PAST_DIE, PAST_FACE, edges_past_face, face_ways, side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import edge_ring_chromas, rim_chroma, surround_chromas
@@ -1491,10 +1491,9 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
         return die
     apart = SECOND_FACE[2]
     others = [other.center for other in dice if other is not die]
-    edges = edges_past_face(frame_bgr, reading.center, reading.size, reading.angle, PAST_FACE)
     # The first two ways run down and up the face's columns: see `_second_face_beside`.
     beside = [(_beside_score(frame_bgr, reading, way, 90.0 if i < 2 else 0.0, die.color, profile), way)
-              for i, (way, _) in enumerate(edges)
+              for i, way in enumerate(face_ways(reading.center, reading.size, reading.angle))
               if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
     score, (ux, uy) = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
     if score < BETWEEN_FACES_MATCH:
