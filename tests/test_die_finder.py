@@ -14,6 +14,7 @@ import pytest
 
 from vision.detect import downscaled
 from vision.die_features import N_SHAPE, make_base
+from vision.exposure import exposure_gain
 from vision import die_finder
 from vision import reader
 from vision.die_finder import DIE_LOGIT, FinderModel, find_dice, label_sides, sides_near, train_finder
@@ -171,20 +172,30 @@ def test_a_die_just_short_of_the_bar_is_looked_at_again_at_another_scale(monkeyp
 def test_a_die_the_finder_scores_under_its_bar_is_a_die_when_its_face_reads_surely(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A white die touching a red one on a pale table (classic scene 175): no blob was taken for
-    # it, and the finder scores it under its bar, looked at again at another scale or not. Kept
-    # down to the reader's floor, marked as under the bar, it is read surely; without, missed.
+    # it, and the finder scores it a little under or over its bar. How much is the machine's
+    # arithmetic's: the finder is trained on float sums, and the same teaching scored it 0.57 on
+    # one machine, 0.75 on another. So the bar is set over its score, looked at again at another
+    # scale or not: kept down to the reader's floor, marked as under the bar, it is read surely;
+    # without the floor, missed.
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(175, style="classic"))
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (940.0, 1170.7)))
     assert (die["color"], die["symbol"]) == ("white", "gavel")
     sides = sides_near(profile.finder, die["size"])
-    over_bar = find_dice(image, profile.finder, sides=sides, rescale=True)
-    with_floor = find_dice(image, profile.finder, sides=sides, rescale=True, floor=reader.DOUBTFUL_LOGIT)
+    [find] = _on(die, find_dice(image, profile.finder, sides=sides, rescale=True, floor=reader.DOUBTFUL_LOGIT))
+    logit = max(math.log(find.score / (1.0 - find.score)),
+                die_finder._rescaled_logit(image, profile.finder, *find.center, find.size))
+    assert logit > reader.DOUBTFUL_LOGIT + 0.5  # over the floor, wherever it is read
+    bar = max(DIE_LOGIT, logit + 0.5)
+    over_bar = find_dice(image, profile.finder, threshold=bar, sides=sides, rescale=True)
+    with_floor = find_dice(image, profile.finder, threshold=bar, sides=sides, rescale=True,
+                           floor=reader.DOUBTFUL_LOGIT)
     assert not _on(die, over_bar)
     assert [c.below_bar for c in _on(die, with_floor)] == [True]
     # The floor only adds: the dice over the bar are found as before, and only they are not marked.
     assert [c for c in with_floor if not c.below_bar] == over_bar
-    assert all(c.score < 1.0 / (1.0 + math.exp(-DIE_LOGIT)) for c in with_floor if c.below_bar)
+    assert all(c.score < 1.0 / (1.0 + math.exp(-bar)) for c in with_floor if c.below_bar)
+    monkeypatch.setattr(reader, "FINDER_BAR", bar)
     assert [(d.color, d.symbol, d.confidence >= 0.5) for d in _on(die, read_frame(image, profile))] == \
         [("white", "gavel", True)]
     monkeypatch.setattr(reader, "DOUBTFUL_LOGIT", math.inf)
@@ -227,21 +238,25 @@ def test_a_cocked_die_the_finder_scores_under_its_bar_is_asked_of_the_player(mon
 
 def test_a_find_under_the_bar_outlined_hard_all_round_is_no_die_seen_but_not_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Line scene 93: the finder scores two of the printed mat's yellow letters, along the top of
-    # the frame, under its bar, and their faces read as no symbol. Letters step hard all round
-    # (see DOUBTFUL_UNREAD_OUTLINE): without that bar both would be asked about as white dice.
+    # Line scene 93: the printed mat's yellow letters along the top of the frame. Where the
+    # finder scores such a letter under its bar, its face reads as no symbol, and letters step
+    # hard all round (see DOUBTFUL_UNREAD_OUTLINE): without that bar it would be asked about as a
+    # white die. Whether the finder finds a letter at all, and how surely, is the machine's
+    # arithmetic's (the finder is trained on float sums): the letter is looked at as the reader
+    # looks at such a find, and the frame must read no die there either way.
     profile = taught_on_renders("line")
     image, labels = render(random_scene(93, style="line"))
-    spots = [(1035.0, 95.0), (882.0, 94.0)]
-    assert all(math.dist(d["center"], spot) > d["size"] for d in labels["dice"] for spot in spots)
-
-    def near() -> list:
-        return [(d.color, d.symbol) for d in read_frame(image, profile)
-                if any(math.dist(d.center, spot) <= 40.0 for spot in spots)]
-
-    assert near() == []
+    spot = (1035.0, 95.0)
+    assert all(math.dist(d["center"], spot) > d["size"] for d in labels["dice"])
+    assert [d for d in read_frame(image, profile) if math.dist(d.center, spot) <= 40.0] == []
+    size = float(np.median([d["size"] for d in labels["dice"]]))
+    find = reader._learnt_candidate(image, spot, size, profile, doubtful=True)
+    look = reader.read_candidate(image, find, profile, exposure_gain(image), size)
+    assert look.candidate.color == "white"
+    assert reader.symbol_reading(look.reading, profile.calibration, find.aspect)[0] is None
+    assert reader._doubtful_unread(look) is None
     monkeypatch.setattr(reader, "DOUBTFUL_UNREAD_OUTLINE", math.inf)
-    assert near() == [("white", None), ("white", None)]
+    assert reader._doubtful_unread(look) is not None
 
 
 def test_a_frame_halved_once_serves_the_detector_and_the_finder_as_their_own_halving_would() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .blas import use_one_blas_thread
 from .detect import Candidate, find_all_candidates
-from .die_finder import find_dice, sides_near
+from .die_finder import DIE_LOGIT, find_dice, sides_near
 from .exposure import exposure_gain
 from .glare import glare_mask, without_glare
 from .halving import halved
@@ -303,6 +303,9 @@ FAINT_AWAY, FAINT_MATCH = 0.8, 0.75
 # phantoms more, all flagged. (Those figures are from before such finds could be dice seen but
 # not read.) The 24-dice frame reads 3 such finds: 57.2-57.5 -> 61.1-62.0 ms.
 DOUBTFUL_LOGIT = -1.0
+# The bar itself, as the finder sets it: named here, beside its floor, so that what the reader does
+# with a find under the bar can be asked of a die whose score a machine's arithmetic moves.
+FINDER_BAR = DIE_LOGIT
 # A find short of the bar whose face is not read is a die seen but not read (`_learnt_unread`)
 # only when moreover the face matched lies within this many sides of where it was found, and its
 # outline steps at most this much on its weakest side: a cocked die's top face meets its slanted
@@ -1100,7 +1103,7 @@ def _blobless_looks(frame_bgr: np.ndarray, faint: list[Candidate], looked: list[
              if _plausible(look, profile) and not _long_and_unclear(look, profile)]
     if profile.finder is None:
         return _read_apart(frame_bgr, faint, taken, profile, gain, size)
-    learnt = find_dice(frame_bgr, profile.finder, sides=sides_near(profile.finder, size),
+    learnt = find_dice(frame_bgr, profile.finder, threshold=FINDER_BAR, sides=sides_near(profile.finder, size),
                        taken=np.array(taken, np.float64), apart=FAINT_AWAY * size, rescale=True, half_frame=half_frame,
                        floor=DOUBTFUL_LOGIT)
     candidates = [_learnt_candidate(frame_bgr, die.center, size, profile, doubtful=die.below_bar) for die in learnt]
