@@ -1267,7 +1267,8 @@ def _sure(look: Look, profile: Profile) -> bool:
 def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], profile: Profile,
                      gain: float) -> list[Look]:
     """Read doubtful faces again: at the face size of the dice read surely (`sure`, one per
-    look), then, a face still matched poorly, from around its blob's center (see `_read_around`).
+    look), then, a face still matched poorly, from around its blob's center (see `_read_around`),
+    then, a blob too big for one die, at that face size from starts over it (`_read_within`).
     (`_read` then reads them again at the size their templates fit best, `_read_at_best_scale`,
     once the frame's usual face size is told by its sure dice as read here.)
 
@@ -1284,9 +1285,10 @@ def _reread_doubtful(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool]
         looked = [look if is_sure else _read_at_usual_size(frame_bgr, look, usual, middle, profile, gain)
                   for look, is_sure in zip(looked, sure)]
     looked = [look if is_sure else _read_around(frame_bgr, look, profile, gain) for look, is_sure in zip(looked, sure)]
-    if usual is None:
-        return looked
-    return [look if is_sure else _read_within(frame_bgr, look, usual, profile, gain) for look, is_sure in zip(looked, sure)]
+    if usual is not None:
+        looked = [look if is_sure else _read_within(frame_bgr, look, usual, profile, gain)
+                  for look, is_sure in zip(looked, sure)]
+    return looked
 
 
 def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usual: float, gain: float) -> Look:
@@ -1367,8 +1369,9 @@ def _read_within(frame_bgr: np.ndarray, look: Look, usual: float, profile: Profi
     `usual` face size from starts spread over the blob (WITHIN_STEPS), or the look as it was.
 
     A white die touching a cream card makes one blob with it: its centroid lies off the die,
-    and its face is read at the blob's size, far too big to match. Counts only when it makes the die sure, as `_read_around`: from
-    nine starts, what is no die matches a little better too."""
+    and its face is read at the blob's size, far too big to match. The new reading counts only
+    when it makes the die sure, as `_read_around`'s: from nine starts, what is no die matches a
+    little better too. It is a die-sized candidate then, where the face was found."""
     candidate, reading = look.candidate, look.reading
     if candidate.no_blob or candidate.side / profile.blob_side_ratio < BIG_BLOB * usual or _sure(look, profile):
         return look
