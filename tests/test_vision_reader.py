@@ -828,7 +828,7 @@ def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_sur
 
 def test_a_white_die_whose_blob_runs_into_a_cream_card_is_read_where_it_lies(monkeypatch: pytest.MonkeyPatch) -> None:
     # Classic scene 273: a white die on wood between red ones, touching a cream card at a corner.
-    # Its blob takes in the card's edge, half as big again as a die: read at the blob's middle
+    # Its blob takes in the card's edge, four tenths wider than a die's: read at the blob's middle
     # and size its face matches nothing, and the finder scores it far under its bar. Read again
     # at the frame's usual size from starts spread over its blob, it is a gun, surely.
     labels, read = _rendered_and_read("classic", 273, "wood_dark", "warm")
