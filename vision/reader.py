@@ -101,6 +101,10 @@ NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE = (0.3, 1.6), 0.8
 # 70 four-image teachings: errors 392, as before; 3 flat dice more asked). Counting a die more
 # than 1.1-1.4 sides out as no neighbour of a second face: 2 cocked dice more for 4-8 flat ones.
 SECOND_FACE = (0.2, 0.7, 0.7)
+# The turn a face's window takes, beyond each of `vision.outline.face_ways`'s ways, to look at a
+# second face there: the first two run down and up the face's columns, and a face beyond them is
+# foreshortened down its columns, which the window takes in when turned.
+FACE_WAY_TURNS = (90.0, 90.0, 0.0, 0.0)
 # A die seen but not read where one face was matched is reported midway between that face and
 # its second face, when a face SECOND_FACE's sides beside it matches a symbol foreshortened this
 # well at least (`_between_faces`). With cocked dice drawn as cubes (`--cocked-3d`), 300 scenes
@@ -1356,9 +1360,8 @@ def _read_around(frame_bgr: np.ndarray, look: Look, profile: Profile, gain: floa
     (center, score, *_), _ = _best_refined(frame_bgr, _starts_around(candidate.center, [reading.size]), templates)
     if score <= reading.best_score:
         return look
-    moved = dataclasses.replace(candidate, center=center, side=reading.size * profile.blob_side_ratio)
-    again = read_candidate(frame_bgr, moved, profile, gain, look.usual_size)
-    if again.reading.best_score <= reading.best_score or not _sure(again, profile):
+    again = _surer_at(frame_bgr, look, center, reading.size, profile, gain)
+    if again is None:
         return look
     # The blob is what it was: only where its face was found has changed.
     return dataclasses.replace(again, candidate=dataclasses.replace(again.candidate, center=candidate.center,
@@ -1382,10 +1385,18 @@ def _read_within(frame_bgr: np.ndarray, look: Look, usual: float, profile: Profi
     (center, score, *_), _ = _best_refined(frame_bgr, starts, profile.templates_for(candidate.color))
     if score <= reading.best_score:
         return look
-    moved = dataclasses.replace(candidate, center=center, side=usual * profile.blob_side_ratio)
+    return _surer_at(frame_bgr, look, center, usual, profile, gain) or look
+
+
+def _surer_at(frame_bgr: np.ndarray, look: Look, center: tuple[float, float], size: float, profile: Profile,
+              gain: float) -> Look | None:
+    """`look`'s candidate read again with its face at `center`, `size` wide: the new look when
+    its face matches better than `look`'s and it is sure, else None (`_read_around`,
+    `_read_within`)."""
+    moved = dataclasses.replace(look.candidate, center=center, side=size * profile.blob_side_ratio)
     again = read_candidate(frame_bgr, moved, profile, gain, look.usual_size)
-    if again.reading.best_score <= reading.best_score or not _sure(again, profile):
-        return look
+    if again.reading.best_score <= look.reading.best_score or not _sure(again, profile):
+        return None
     return again
 
 
@@ -1531,9 +1542,8 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
         return die
     apart = SECOND_FACE[2]
     others = [other.center for other in dice if other is not die]
-    # The first two ways run down and up the face's columns: see `_second_face_beside`.
-    beside = [(_beside_score(frame_bgr, reading, way, 90.0 if i < 2 else 0.0, die.color, profile), way)
-              for i, way in enumerate(face_ways(reading.center, reading.size, reading.angle))
+    beside = [(_beside_score(frame_bgr, reading, way, turn, die.color, profile), way)
+              for way, turn in zip(face_ways(reading.center, reading.size, reading.angle), FACE_WAY_TURNS)
               if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
     score, (ux, uy) = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
     if score < BETWEEN_FACES_MATCH:
@@ -1585,9 +1595,7 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     face (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
     others = [other.center for other in dice if other is not die]
-    # The first two ways run down and up the face's columns (see `edges_past_face`): a face
-    # beyond them is foreshortened down its columns, which the window takes in when turned.
-    free = [(strength, way, 90.0 if i < 2 else 0.0) for i, (way, strength) in enumerate(edges)
+    free = [(strength, way, turn) for (way, strength), turn in zip(edges, FACE_WAY_TURNS)
             if strength >= run_on and not _occupied(way, reading.center, reading.size, others,
                                                      (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
     if not free:
