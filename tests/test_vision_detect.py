@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
+from vision import detect
 from vision.detect import PLAIN_TABLE_FLOOR, _frame_contrast_range, find_candidates
 from vision.labels import load_labelled
 from vision.reader import read_frame
@@ -48,6 +50,27 @@ def test_dice_run_together_with_the_table_are_found_by_their_lit_tops() -> None:
     found = [die for die in red
              if any(math.dist(d.center, die["center"]) < die["size"] / 2 and d.color == "red" for d in dice)]
     assert len(found) >= len(red) - 1 >= 3, (len(found), len(red))
+
+
+def test_a_white_die_touching_a_white_card_at_a_corner_is_found_apart_from_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 136: a white die on a black mat touches a white card at a corner. The white
+    # mask holds die and card as one blob twenty dice big, as bright all over, so it is no heap
+    # of dice and has no brighter core: only where it narrows to the card does the die come apart.
+    profile = taught_on_renders("classic")
+    scene = random_scene(136, style="classic")
+    assert (scene.table, scene.light.kind) == ("playmat", "neutral")
+    image, labels = render(scene)
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (187.8, 516.7)))
+    assert (die["color"], die["symbol"]) == ("white", "finger")
+
+    def on(dice: list) -> list:
+        return [(d.color, d.symbol, d.confidence >= 0.5) for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+
+    dice = read_frame(image, profile)
+    assert on(dice) == [("white", "finger", True)]
+    assert score_image([d.to_json() for d in dice], labels["dice"]).phantoms == 0  # and the card is no die
+    monkeypatch.setattr(detect, "NECK_CORE", (math.inf, math.inf))
+    assert on(read_frame(image, profile)) == []
 
 
 def test_dice_bigger_than_the_checks_of_a_gingham_are_read_whole() -> None:
