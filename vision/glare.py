@@ -4,7 +4,8 @@ Glare whitens a soft blob of the face: it rises to its peak over several pixels.
 light paint on a colored die, has sharp edges, and thin strokes of it are opened away. Left in
 the face's ink, a glare blob reads as paint, as much as the thickest symbol's: over line art's
 thin strokes it matched the finger best. The reader asks of the player a die read surely whose
-face, read again without the glare, matches another symbol best (renderer, 300 scenes per
+face, read again without the glare, matches another symbol best, or its own too poorly for any
+face to be read (`vision.reader.GLARE_MADE`; the first rule alone: renderer, 300 scenes per
 style: errors 244 -> 237, wrong 60 -> 53; flagged 1599 -> 1621, 7 dice read wrong and 15 read
 right now asked; with cocked dice as cubes 685 -> 676; box C, taught on 8 and on its 70
 four-image teachings, read die for die as before).
