@@ -273,13 +273,20 @@ def _bounds(points: np.ndarray) -> tuple[int, int, int, int]:
     return int(xs.min()), int(points[0, 1]), int(xs.max()), int(points[-1, 1])
 
 
+def _margined_mask(points: np.ndarray, bounds: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A blob's (x, y) pixel rows, within their `_bounds`, as a 0/1 mask with one pixel of margin
+    all round, and the frame position (x, y) of the mask's top-left pixel."""
+    x0, y0, x1, y1 = bounds
+    mask = np.zeros((y1 - y0 + 3, x1 - x0 + 3), np.uint8)
+    mask[points[:, 1].astype(np.intp) - (y0 - 1), points[:, 0].astype(np.intp) - (x0 - 1)] = 1
+    return mask, np.array([x0 - 1, y0 - 1], np.float32)
+
+
 def _hole_share(points: np.ndarray, bounds: tuple[int, int, int, int]) -> float:
     """The share of the area inside a blob's outline that is not the blob (a die's painted
     symbol), given its (x, y) pixel rows and their `_bounds`."""
-    x0, y0, x1, y1 = bounds
-    # One pixel of margin all round: the flood from a corner reaches everything outside the blob.
-    mask = np.zeros((y1 - y0 + 3, x1 - x0 + 3), np.uint8)
-    mask[points[:, 1].astype(np.intp) - (y0 - 1), points[:, 0].astype(np.intp) - (x0 - 1)] = 1
+    # The margin all round: the flood from a corner reaches everything outside the blob.
+    mask, _ = _margined_mask(points, bounds)
     cv2.floodFill(mask, None, (0, 0), 1)
     holes = mask.size - cv2.countNonZero(mask)
     return holes / (holes + len(points))
@@ -503,10 +510,8 @@ def _necked_dice(points: np.ndarray, die_areas: tuple[float, float], evidence: E
     NECK die sides from its outline are its cores; a die's is a small square, a card's far
     bigger; a die-sized core grown back by as much is the die."""
     side = float(np.sqrt(die_areas[0]))
-    x0, y0 = points.min(axis=0).astype(np.intp) - 1
-    xs, ys = points[:, 0].astype(np.intp) - x0, points[:, 1].astype(np.intp) - y0
-    mask = np.zeros((int(ys.max()) + 2, int(xs.max()) + 2), np.uint8)
-    mask[ys, xs] = 1
+    # The margin keeps the outline's distance from the mask's own edge.
+    mask, offset = _margined_mask(points, _bounds(points))
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
@@ -515,7 +520,6 @@ def _necked_dice(points: np.ndarray, die_areas: tuple[float, float], evidence: E
     count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     die_core = max(1.0 - 2.0 * NECK, 0.1) ** 2 * die_areas[0]  # a die's core, its paint filled
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(reach) + 1, 2 * int(reach) + 1))
-    offset = np.array([x0, y0], np.float32)
     candidates = []
     for i in range(1, count):
         if not NECK_CORE[0] * die_core <= stats[i, cv2.CC_STAT_AREA] <= NECK_CORE[1] * die_core:
