@@ -27,6 +27,18 @@ def _face() -> np.ndarray:
     return window
 
 
+def _line_die(seed: int, near: tuple[float, float]) -> tuple[np.ndarray, dict]:
+    """Line-art renderer scene `seed`, and the label of its die nearest `near`."""
+    image, labels = render(random_scene(seed, style="line"))
+    return image, min(labels["dice"], key=lambda d: math.dist(d["center"], near))
+
+
+def _read_on(image: np.ndarray, truth: dict) -> list:
+    """The dice read, taught on line-art renders, within half a side of a labelled die's center."""
+    dice = read_frame(image, taught_on_renders("line"))
+    return [d for d in dice if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
+
+
 def test_a_soft_blob_of_glare_is_left_out_of_the_ink_and_the_paint_is_kept() -> None:
     window = _face()
     yy, xx = np.mgrid[0:WINDOW_PX, 0:WINDOW_PX].astype(np.float32)
@@ -53,18 +65,12 @@ def test_sharp_edged_paint_and_thin_strokes_are_not_taken_for_glare() -> None:
 def test_a_die_whose_symbol_the_glare_made_is_asked_of_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
     # Line art (thin light strokes on red): a glare spot over a cocktail's face reads as a
     # finger, the symbol with the most paint in one place.
-    image, labels = render(random_scene(42, style="line"))
-    truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (1161.0, 429.0)))
+    image, truth = _line_die(42, (1161.0, 429.0))
     assert (truth["color"], truth["symbol"]) == ("red", "cocktail")
-    profile = taught_on_renders("line")
-
-    def read() -> list:
-        return [d for d in read_frame(image, profile) if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
-
-    asked = read()
+    asked = _read_on(image, truth)
     assert len(asked) == 1 and asked[0].confidence < 0.5, asked
     monkeypatch.setattr(glare, "SOFT_PX", math.inf)  # no blob is soft enough: glare never told
-    sure = read()
+    sure = _read_on(image, truth)
     assert [(d.color, d.symbol) for d in sure] == [("red", "finger")] and sure[0].confidence >= 0.5, sure
 
 
@@ -72,16 +78,10 @@ def test_a_die_whose_symbol_only_the_glare_still_matches_is_asked_of_the_player(
     # Line art, scene 186: a glare spot over a red gun's thin strokes reads as a finger. Read
     # without the glare the face still matches the finger best, but far under any face the
     # calibration reads at all: the glare blob was what matched.
-    image, labels = render(random_scene(186, style="line"))
-    truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (395.0, 398.0)))
+    image, truth = _line_die(186, (395.0, 398.0))
     assert (truth["color"], truth["symbol"]) == ("red", "gun")
-    profile = taught_on_renders("line")
-
-    def read() -> list:
-        return [d for d in read_frame(image, profile) if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
-
-    asked = read()
+    asked = _read_on(image, truth)
     assert len(asked) == 1 and asked[0].color == "red" and asked[0].confidence < 0.5, asked
     monkeypatch.setattr(reader, "GLARE_MADE", 0.0)  # the symbol matched best at all is enough
-    sure = read()
+    sure = _read_on(image, truth)
     assert [(d.color, d.symbol) for d in sure] == [("red", "finger")] and sure[0].confidence >= 0.5, sure
