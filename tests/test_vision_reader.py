@@ -187,6 +187,7 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     # Its second face, beside the face read, also tells it (`reader.SECOND_FACE`): that check off
     # too, the outline's is what keeps it unread.
     monkeypatch.setattr(reader, "SECOND_FACE", (0.2, math.inf, 0.7))
+    monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     assert on_truth() == [("blue", None, False)]
     monkeypatch.setattr(reader, "SCALED_OUTLINE", 0.0)
     assert on_truth() == [("blue", "gun", True)]

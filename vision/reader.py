@@ -22,7 +22,7 @@ from .outline import PAST_DIE, PAST_FACE, edges_past_face, face_ways, side_steps
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import edge_ring_chromas, rim_chroma, surround_chromas
-from .symbols import (FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, match,
+from .symbols import (FACE_PX, TILTED, Match, face_angle, face_window, ink_key, ink_map, ink_share, inner, match,
                       matched_part, strong_face_ink_share, strong_ink_share)
 
 LAMP_ROUNDS = 2  # a lamp's correction, estimated again on the corrected frame (its first is rough)
@@ -101,6 +101,22 @@ NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE = (0.3, 1.6), 0.8
 # 70 four-image teachings: errors 392, as before; 3 flat dice more asked). Counting a die more
 # than 1.1-1.4 sides out as no neighbour of a second face: 2 cocked dice more for 4-8 flat ones.
 SECOND_FACE = (0.2, 0.7, 0.7)
+# A die leaning 20-35 degrees shows its second face foreshortened to 0.34-0.57 of a side (sin
+# 20-35), narrower than FORESHORTENED takes in: the face beside is also looked at taking in
+# SECOND_FACE_NARROW[0] of a side across, where it must match SECOND_FACE_NARROW[1] (at 0.7, as
+# wide: renderer 206 errors, but box C's 70 four-image teachings asked 98 flat dice more, and no
+# cocked one). A die of another
+# color out along a side takes it only when the face beside is not of the face read's color: a
+# side is free when their body colors' chromaticities (each channel's share, which a shade does
+# not move) lie within SECOND_FACE_COLOR (summed over the channels). A cocked die's second face
+# lay 0.006-0.15 from its face, a flat die's neighbour of another color 0.52-1.3 (Lab's a and b
+# would not do: shaded red lay 25-40 from lit red, a flat die's neighbour 37 and more).
+# Renderer, 300 scenes per style: errors 218 -> 209 (wrong 45 -> 36), flagged 1651 -> 1660;
+# cocked dice drawn as cubes (`--cocked-3d`): 621 -> 537 (wrong 329 -> 245), flagged 1243 ->
+# 1330 (497 and 1377 with the narrow look held to 0.7); box C's 70 four-image teachings: 315
+# errors and 709 flagged, as before (708).
+SECOND_FACE_NARROW = (0.5, 0.8)
+SECOND_FACE_COLOR = 0.3
 # The turn a face's window takes, beyond each of `vision.outline.face_ways`'s ways, to look at a
 # second face there: the first two run down and up the face's columns, and a face beyond them is
 # foreshortened down its columns, which the window takes in when turned.
@@ -1552,7 +1568,7 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
         return die
     apart = SECOND_FACE[2]
     others = [other.center for other in dice if other is not die]
-    beside = [(_beside_score(frame_bgr, reading, way, turn, die.color, profile), way)
+    beside = [(max(_beside_scores(frame_bgr, reading, way, turn, die.color, profile)), way)
               for way, turn in zip(face_ways(reading.center, reading.size, reading.angle), FACE_WAY_TURNS)
               if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
     score, (ux, uy) = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
@@ -1602,30 +1618,64 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
                         profile: Profile, edges: list[tuple[tuple[float, float], float]]) -> Die:
     """`die`, read surely at `reading`, or when a cocked die's second face lies beside that face,
     the die unread (see SECOND_FACE). `dice` are all the frame's: where one lies, the outline
-    runs on into it and its face is no second face. `edges`: how the outline runs on past the
-    face (`vision.outline.edges_past_face`, PAST_FACE)."""
+    runs on into it and its face is no second face, unless it is of another color and the face
+    beside of this face's (SECOND_FACE_COLOR). `edges`: how the outline runs on past the face
+    (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
-    others = [other.center for other in dice if other is not die]
+    others = [other for other in dice if other is not die]
+    alike = [other.center for other in others if other.color == die.color]
+    unlike = [other.center for other in others if other.color != die.color]
+    neighbour = (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE)
+    # A side where a die of another color lies is free only when the face beside is of this
+    # face's color: then it is this die's second face, not that die's.
     free = [(strength, way, turn) for (way, strength), turn in zip(edges, FACE_WAY_TURNS)
-            if strength >= run_on and not _occupied(way, reading.center, reading.size, others,
-                                                     (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
+            if strength >= run_on and not _occupied(way, reading.center, reading.size, alike, neighbour) and
+            (not _occupied(way, reading.center, reading.size, unlike, neighbour) or
+             _beside_color_step(frame_bgr, reading, way, turn) <= SECOND_FACE_COLOR)]
     if not free:
         return die
     _, way, turn = max(free)
-    if _beside_score(frame_bgr, reading, way, turn, die.color, profile) < match_at_least:
+    wide, narrow = _beside_scores(frame_bgr, reading, way, turn, die.color, profile)
+    if wide < match_at_least and narrow < SECOND_FACE_NARROW[1]:
         return die
     return Die(die.color, None, die.center, die.size, NULL_SYMBOL_CONFIDENCE)
 
 
-def _beside_score(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float, float], turn: float, color: str,
-                  profile: Profile) -> float:
-    """How well a face beside the face read (`reading`), SECOND_FACE's sides out along `way`,
-    matches any symbol of `color`'s dice as foreshortened (FORESHORTENED of a side across, its
-    window turned `turn` more than the face's): a cocked die's second face does."""
+def _beside(reading: FaceReading, way: tuple[float, float]) -> tuple[float, float]:
+    """Where a second face beside the face read (`reading`) lies: SECOND_FACE's sides out along
+    `way`."""
     apart = SECOND_FACE[2]
-    beside = (reading.center[0] + apart * reading.size * way[0], reading.center[1] + apart * reading.size * way[1])
-    return _best_score(frame_bgr, beside, reading.size, profile.templates_for(color, upright=True),
-                       reading.angle + turn, FORESHORTENED)
+    return reading.center[0] + apart * reading.size * way[0], reading.center[1] + apart * reading.size * way[1]
+
+
+def _beside_scores(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float, float], turn: float, color: str,
+                   profile: Profile) -> tuple[float, float]:
+    """How well a face beside the face read (`reading`), SECOND_FACE's sides out along `way`,
+    matches any symbol of `color`'s dice as foreshortened, its window turned `turn` more than
+    the face's: taking in FORESHORTENED of a side across, and SECOND_FACE_NARROW's share. A
+    cocked die's second face does."""
+    templates = profile.templates_for(color, upright=True)
+    beside = _beside(reading, way)
+    wide, narrow = (_best_score(frame_bgr, beside, reading.size, templates, reading.angle + turn, across)
+                    for across in (FORESHORTENED, SECOND_FACE_NARROW[0]))
+    return wide, narrow
+
+
+def _beside_color_step(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float, float], turn: float) -> float:
+    """How far the body color of the face beside the face read (`reading`), where
+    `_beside_scores` looks, lies from the face's own, as chromaticities (`_body_chromaticity`)
+    apart: the sum of the three shares' differences."""
+    face = face_window(frame_bgr, reading.center, reading.size, reading.angle)
+    beside = face_window(frame_bgr, _beside(reading, way), reading.size, reading.angle + turn, FORESHORTENED)
+    return float(np.abs(_body_chromaticity(face) - _body_chromaticity(beside)).sum())
+
+
+def _body_chromaticity(window: np.ndarray) -> np.ndarray:
+    """Each channel's share of the median color (BGR) of a face window's inner part: its body's
+    color, which the symbol's paint, a minority of it, does not move, nor a shade (which dims
+    every channel alike), as a cocked die's second face lies in."""
+    body = column_medians(inner(window).reshape(-1, 3))
+    return body / max(float(body.sum()), 1.0)
 
 
 def _flat_after_all(frame_bgr: np.ndarray, reading: FaceReading, color: str, placed: list[tuple[float, float]],
