@@ -105,12 +105,12 @@ SECOND_FACE = (0.2, 0.7, 0.7)
 # 20-35), narrower than FORESHORTENED takes in: the face beside is also looked at taking in
 # SECOND_FACE_NARROW[0] of a side across, where it must match SECOND_FACE_NARROW[1] (at 0.7, as
 # wide: renderer 206 errors, but box C's 70 four-image teachings asked 98 flat dice more, and no
-# cocked one). A die of another
-# color out along a side takes it only when the face beside is not of the face read's color: a
-# side is free when their body colors' chromaticities (each channel's share, which a shade does
-# not move) lie within SECOND_FACE_COLOR (summed over the channels). A cocked die's second face
-# lay 0.006-0.15 from its face, a flat die's neighbour of another color 0.52-1.3 (Lab's a and b
-# would not do: shaded red lay 25-40 from lit red, a flat die's neighbour 37 and more).
+# cocked one). A die of another color out along a side takes it only when the face beside is not
+# of the face read's color: a side is free when their body colors' chromaticities (each
+# channel's share, which a shade does not move) lie within SECOND_FACE_COLOR (summed over the
+# channels). A cocked die's second face lay 0.006-0.15 from its face, a flat die's neighbour of
+# another color 0.52-1.3 (Lab's a and b would not do: shaded red lay 25-40 from lit red, a flat
+# die's neighbour 37 and more).
 # Renderer, 300 scenes per style: errors 218 -> 209 (wrong 45 -> 36), flagged 1651 -> 1660;
 # cocked dice drawn as cubes (`--cocked-3d`): 621 -> 537 (wrong 329 -> 245), flagged 1243 ->
 # 1330 (497 and 1377 with the narrow look held to 0.7); box C's 70 four-image teachings: 315
