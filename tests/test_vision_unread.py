@@ -394,6 +394,20 @@ def test_a_cube_whose_second_face_is_of_its_own_color_is_reported_unread(monkeyp
     assert _read_at(image, profile, label) == [("blue", "gavel", True)]
 
 
+def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bold scene 12, cocked dice drawn as cubes: a blue die leaning on another blue one shows its
+    # second face between its top face and that neighbour, whose middle lies 1.5-1.6 sides out:
+    # counted as taking the side, it hid the second face, and the top face was read surely as a
+    # cocktail. Only a die nearer than SECOND_FACE_OWN_REACH takes the side now.
+    profile = taught_on_renders("bold", cocked_3d=True)
+    image, labels = render(random_scene(12, style="bold", cocked_3d=True))
+    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (468.0, 262.0)))
+    assert (label["color"], label["symbol"]) == ("blue", None)
+    assert _read_at(image, profile, label) == [("blue", None, False)]
+    monkeypatch.setattr(reader, "SECOND_FACE_OWN_REACH", reader.NEIGHBOUR_ALONG[1])
+    assert _read_at(image, profile, label) == [("blue", "cocktail", True)]
+
+
 def test_a_cocked_die_the_finder_found_but_no_face_read_is_reported_where_the_finder_found_it() -> None:
     # A blue die leaning 20-45 degrees on a neighbour, drawn as a cube (bold scene 253): its
     # faces read unclearly, and the face matched best is its second one, whose middle lies more

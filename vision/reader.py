@@ -129,6 +129,14 @@ SECOND_FACE_COLOR = 0.3
 # 205 (wrong 36 -> 32), flagged 1660 -> 1671; box C taught on 8: as before, under every lamp and
 # camera the benchmark tries; its 70 four-image teachings: 315 -> 314, flagged 709 -> 711.
 SECOND_FACE_ALIKE = (0.1, 0.2, 0.3, 0.7)
+# A die of the face read's color takes a side from these looks only when its middle lies less
+# than SECOND_FACE_OWN_REACH sides out along it (NEIGHBOUR_ALONG's 1.6 for other checks): a cube
+# leaning on a neighbour of its color shows its second face between its top face and that
+# neighbour, whose middle lay 1.5-1.6 sides from the top face's. Cubes, 300 scenes per style:
+# errors 480 -> 463 (wrong 188 -> 171), flagged 1390 -> 1408, cocked dice null or flagged 692 ->
+# 709; renderer 205 -> 202 (wrong 32 -> 29), flagged 1671 -> 1679. At 1.4, flat dice beside a
+# die of their color 1.4-1.5 sides off were asked (3 in 100 cube scenes per style).
+SECOND_FACE_OWN_REACH = 1.5
 # The turn a face's window takes, beyond each of `vision.outline.face_ways`'s ways, to look at a
 # second face there: the first two run down and up the face's columns, and a face beyond them is
 # foreshortened down its columns, which the window takes in when turned.
@@ -1631,18 +1639,20 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     """`die`, read surely at `reading`, or when a cocked die's second face lies beside that face,
     the die unread (see SECOND_FACE). `dice` are all the frame's: where one lies, the outline
     runs on into it and its face is no second face, unless it is of another color and the face
-    beside of this face's (SECOND_FACE_COLOR, SECOND_FACE_ALIKE). `edges`: how the outline runs
-    on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
+    beside of this face's (SECOND_FACE_COLOR, SECOND_FACE_ALIKE), or of its color and farther
+    out than its face could reach the look (SECOND_FACE_OWN_REACH). `edges`: how the outline
+    runs on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
     alike_run_on, alike_step, alike_light, alike_match = SECOND_FACE_ALIKE
     others = [other for other in dice if other is not die]
     alike = [other.center for other in others if other.color == die.color]
     unlike = [other.center for other in others if other.color != die.color]
     neighbour = (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE)
+    own_neighbour = ((NEIGHBOUR_ALONG[0], SECOND_FACE_OWN_REACH), NEIGHBOUR_ASIDE)
     face_body = None  # the face's body color, taken once and only when a side asks it
     free = []
     for (way, strength), turn in zip(edges, FACE_WAY_TURNS):
-        if strength < min(run_on, alike_run_on) or _occupied(way, reading.center, reading.size, alike, neighbour):
+        if strength < min(run_on, alike_run_on) or _occupied(way, reading.center, reading.size, alike, own_neighbour):
             continue
         taken = _occupied(way, reading.center, reading.size, unlike, neighbour)
         step = light = None
