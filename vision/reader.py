@@ -123,8 +123,9 @@ SECOND_FACE_COLOR = 0.3
 # looked for on every side no die of this color takes, wherever the outline runs on at least
 # SECOND_FACE_ALIKE[0], not only where it runs on most. Cubes (`--cocked-3d`), 100 scenes per
 # style, on the dice read surely: cocked dice asked 43 -> 69 of 119, flat ones 4 -> 6 of 7003. The
-# cubes' second faces found so lay 0.41-1.9 as light as their faces; box C's flat white die whose
-# dark table beside matched 0.72-0.77 lay 0.18. 300 scenes per style: cubes 537 -> 480 errors
+# cubes' second faces found so lay 0.41-1.9 as light as their faces (taken half a side across);
+# box C's flat white die whose dark table beside matched 0.72-0.77 lay 0.18 (taken as here, three
+# quarters of a side across, as the color step is). 300 scenes per style: cubes 537 -> 480 errors
 # (wrong 245 -> 188), flagged 1330 -> 1390, cocked dice null or flagged 635 -> 692; renderer 209 ->
 # 205 (wrong 36 -> 32), flagged 1660 -> 1671; box C taught on 8: as before, under every lamp and
 # camera the benchmark tries; its 70 four-image teachings: 315 -> 314, flagged 709 -> 711.
@@ -1639,9 +1640,9 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     """`die`, read surely at `reading`, or when a cocked die's second face lies beside that face,
     the die unread (see SECOND_FACE). `dice` are all the frame's: where one lies, the outline
     runs on into it and its face is no second face, unless it is of another color and the face
-    beside of this face's (SECOND_FACE_COLOR, SECOND_FACE_ALIKE), or of its color and farther
-    out than its face could reach the look (SECOND_FACE_OWN_REACH). `edges`: how the outline
-    runs on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
+    beside of this face's (SECOND_FACE_COLOR, SECOND_FACE_ALIKE), or of its color but lying
+    SECOND_FACE_OWN_REACH sides out or farther. `edges`: how the outline runs on past the face
+    (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
     alike_run_on, alike_step, alike_light, alike_match = SECOND_FACE_ALIKE
     others = [other for other in dice if other is not die]
