@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -1650,6 +1651,18 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     unlike = [other.center for other in others if other.color != die.color]
     neighbour = (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE)
     own_neighbour = ((NEIGHBOUR_ALONG[0], SECOND_FACE_OWN_REACH), NEIGHBOUR_ASIDE)
+    templates = profile.templates_for(die.color, upright=True)
+
+    # Each look at a side's face beside is cut and matched once: the color step and the wide
+    # look share a window, and the side picked last may have been looked at already.
+    @functools.cache
+    def window(way: tuple[float, float], turn: float, across: float) -> np.ndarray:
+        return face_window(frame_bgr, _beside(reading, way), reading.size, reading.angle + turn, across)
+
+    @functools.cache
+    def score(way: tuple[float, float], turn: float, across: float) -> float:
+        return _window_score(window(way, turn, across), templates)
+
     face_body = None  # the face's body color, taken once and only when a side asks it
     free = []
     for (way, strength), turn in zip(edges, FACE_WAY_TURNS):
@@ -1660,19 +1673,18 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
         if taken or strength >= alike_run_on:
             if face_body is None:
                 face_body = _body_color(face_window(frame_bgr, reading.center, reading.size, reading.angle))
-            step, light = _beside_color_step(frame_bgr, reading, way, turn, face_body)
+            step, light = _beside_color_step(window(way, turn, FORESHORTENED), face_body)
         # A side where a die of another color lies is free only when the face beside is of this
         # face's color: then it is this die's second face, not that die's.
         if strength >= run_on and (not taken or step <= SECOND_FACE_COLOR):
             free.append((strength, way, turn))
         if step is not None and step <= alike_step and light >= alike_light and \
-                _beside_scores(frame_bgr, reading, way, turn, die.color, profile)[1] >= alike_match:
+                score(way, turn, SECOND_FACE_NARROW[0]) >= alike_match:
             return Die(die.color, None, die.center, die.size, NULL_SYMBOL_CONFIDENCE)
     if not free:
         return die
     _, way, turn = max(free)
-    wide, narrow = _beside_scores(frame_bgr, reading, way, turn, die.color, profile)
-    if wide < match_at_least and narrow < SECOND_FACE_NARROW[1]:
+    if score(way, turn, FORESHORTENED) < match_at_least and score(way, turn, SECOND_FACE_NARROW[0]) < SECOND_FACE_NARROW[1]:
         return die
     return Die(die.color, None, die.center, die.size, NULL_SYMBOL_CONFIDENCE)
 
@@ -1697,13 +1709,12 @@ def _beside_scores(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float
     return wide, narrow
 
 
-def _beside_color_step(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float, float], turn: float,
-                       face_body: np.ndarray) -> tuple[float, float]:
-    """How far the body color of the face beside the face read (`reading`), where
-    `_beside_scores` looks, lies from the face's own (`face_body`, its `_body_color`), as
-    chromaticities (each channel's share) apart: the sum of the three shares' differences; and
-    how light it is, as a share of the face's summed channels."""
-    beside = _body_color(face_window(frame_bgr, _beside(reading, way), reading.size, reading.angle + turn, FORESHORTENED))
+def _beside_color_step(beside_window: np.ndarray, face_body: np.ndarray) -> tuple[float, float]:
+    """How far the body color of a face beside the face read, seen in `beside_window` (where
+    `_beside_scores` looks, FORESHORTENED across), lies from the face's own (`face_body`, its
+    `_body_color`), as chromaticities (each channel's share) apart: the sum of the three shares'
+    differences; and how light it is, as a share of the face's summed channels."""
+    beside = _body_color(beside_window)
     step = np.abs(_chromaticity(face_body) - _chromaticity(beside)).sum()
     return float(step), float(beside.sum()) / max(float(face_body.sum()), 1.0)
 
@@ -1812,7 +1823,11 @@ def _best_score(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
     """The best match of any template on the face window at `center`, `size` wide, turned by
     `angle` and taking in `across` of a side across (see `vision.symbols.face_window`), not
     recentred (see `_refine`)."""
-    window = face_window(frame_bgr, center, size, angle, across)
+    return _window_score(face_window(frame_bgr, center, size, angle, across), templates)
+
+
+def _window_score(window: np.ndarray, templates: list[tuple[str, np.ndarray]]) -> float:
+    """The best match of any template on a face window (see `_best_score`)."""
     return max(match(ink_map(window), templates).scores.values())
 
 
