@@ -314,6 +314,15 @@ def _read_at(image: np.ndarray, profile, label: dict) -> list[tuple[str, str | N
             if math.dist(d.center, label["center"]) <= label["size"] / 2]
 
 
+def _scene_die(style: str, seed: int, near: tuple[float, float], cocked_3d: bool = False):
+    """A rendered scene of `style` (its image and the profile taught on its style's renders) and
+    its labelled die nearest `near`."""
+    # Called as the other tests call it, so its cache serves both.
+    profile = taught_on_renders(style, cocked_3d=True) if cocked_3d else taught_on_renders(style)
+    image, labels = render(random_scene(seed, style=style, cocked_3d=cocked_3d))
+    return image, profile, min(labels["dice"], key=lambda d: math.dist(d["center"], near))
+
+
 # Cocked dice read surely at one face, on blobs too square for the cocked rule: their second
 # face lies beside it, foreshortened, and matches a squashed template closely (red gavel 0.94,
 # white finger 0.92; see `vision.reader.SECOND_FACE`). With the bar out of reach each was read
@@ -341,9 +350,7 @@ def test_a_cocked_die_whose_second_face_lies_toward_a_die_of_another_color_is_re
     # face lies beside the face read, on the side where a die of another color lies too, so the
     # side counted as taken and the face was read surely as a gun. The face beside is white, as
     # the face read is: it is the die's own, and the die is asked of the player.
-    profile = taught_on_renders("classic")
-    image, labels = render(random_scene(69, style="classic"))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (1309.0, 102.0)))
+    image, profile, label = _scene_die("classic", 69, (1309.0, 102.0))
     assert (label["color"], label["symbol"]) == ("white", None)
     assert _read_at(image, profile, label) == [("white", None, False)]
     # Every die out that way taking the side, whatever the color beside: read as a gun.
@@ -356,9 +363,7 @@ def test_a_flat_die_beside_a_die_of_another_color_is_read_surely(monkeypatch: py
     # Classic scene 1: a flat white finger whose outline runs on into a die of another color
     # beside it, whose face there matches a squashed template: taken for a second face, the
     # finger was asked of the player. The face beside is not white.
-    profile = taught_on_renders("classic")
-    image, labels = render(random_scene(1, style="classic"))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (886.0, 1167.0)))
+    image, profile, label = _scene_die("classic", 1, (886.0, 1167.0))
     assert (label["color"], label["symbol"]) == ("white", "finger")
     assert _read_at(image, profile, label) == [("white", "finger", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_COLOR", math.inf)
@@ -370,9 +375,7 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
     # face foreshortened to half a side, which matched a template squashed to three quarters of a
     # side too poorly (0.63) to tell it: its top face was read surely as a cocktail. Squashed to
     # half a side, the template matches it at 0.94.
-    profile = taught_on_renders("bold", cocked_3d=True)
-    image, labels = render(random_scene(14, style="bold", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (685.0, 895.0)))
+    image, profile, label = _scene_die("bold", 14, (685.0, 895.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("red", None)
     assert _read_at(image, profile, label) == [("red", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
@@ -385,9 +388,7 @@ def test_a_cube_whose_second_face_is_of_its_own_color_is_reported_unread(monkeyp
     # second face beside the face read, blue and lit, matching a template squashed to half a side
     # at 0.79: short of SECOND_FACE_NARROW's bar, so its top face was read surely as a gavel. A
     # face beside of the die's own color needs less (`reader.SECOND_FACE_ALIKE`).
-    profile = taught_on_renders("bold", cocked_3d=True)
-    image, labels = render(random_scene(14, style="bold", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (373.0, 757.0)))
+    image, profile, label = _scene_die("bold", 14, (373.0, 757.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert _read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
@@ -399,9 +400,7 @@ def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: py
     # second face between its top face and that neighbour, whose middle lies 1.5-1.6 sides out:
     # counted as taking the side, it hid the second face, and the top face was read surely as a
     # cocktail. Only a die nearer than SECOND_FACE_OWN_REACH takes the side now.
-    profile = taught_on_renders("bold", cocked_3d=True)
-    image, labels = render(random_scene(12, style="bold", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (468.0, 262.0)))
+    image, profile, label = _scene_die("bold", 12, (468.0, 262.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert _read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_OWN_REACH", reader.NEIGHBOUR_ALONG[1])
@@ -431,9 +430,7 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     # label. Its blob, oblong, holds both faces: reported at the blob's middle, it is asked of
     # the player where it lies. Reported where the finder found it, it was missed and counted a
     # phantom too.
-    profile = taught_on_renders("classic", cocked_3d=True)
-    image, labels = render(random_scene(7, style="classic", cocked_3d=True))
-    label = min(labels["dice"], key=lambda d: math.dist(d["center"], (726.5, 420.9)))
+    image, profile, label = _scene_die("classic", 7, (726.5, 420.9), cocked_3d=True)
     assert (label["color"], label["symbol"], label["cocked_deg"]) == ("white", None, 40.0)
 
     def near() -> list:
