@@ -956,6 +956,16 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     faces = {}  # id of a die read surely: its reading
     report_at = {}  # id of a die the learnt finder found and no face read: where to report it
     unread_faces = {}  # where a die whose face was matched but not read is reported so far: that face
+
+    def ask_unread(unread: Die | None, candidate: Candidate) -> None:
+        # A die seen but not read, if any, is asked of the player; one the learnt finder found
+        # is reported where the finder found it, or on its cocked blob (`_cocked_blob_middle`).
+        if unread is None:
+            return
+        found.append((0.0, unread, unread.center))
+        if candidate.learnt:
+            report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+
     plausible = [_plausible(look, profile) for look in looked]
     placed = [look.reading.center for look, is_die in zip(looked, plausible) if is_die]  # faces of dice, as far as known
     for look, is_die in zip(looked, plausible):
@@ -971,10 +981,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             else:
                 unread = None if candidate.standing_out or look.outline[0] < UNREAD_OUTLINE else \
                     unread_die(frame_bgr, candidate, profile, gain, typical, reading)
-            if unread is not None:
-                found.append((0.0, unread, unread.center))
-                if candidate.learnt:
-                    report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+            ask_unread(unread, candidate)
             continue
         symbol, confidence = symbol_reading(reading, profile.calibration, candidate.aspect)
         if symbol is None and reading.tilt_gain <= UPRIGHT_AFTER_ALL_TILT:
@@ -990,10 +997,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # The learnt finder judged it a die: one seen but not read (cocked, or a white one on
             # a light table) is asked of the player (renderer, 400 scenes: 176 -> 134 errors,
             # missed 111 -> 63; box C's 70 four-image teachings: 484 -> 473, missed 156 -> 133).
-            unread = _doubtful_unread(look) if candidate.doubtful else _learnt_unread(look)
-            if unread is not None:
-                found.append((0.0, unread, center))
-                report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+            ask_unread(_doubtful_unread(look) if candidate.doubtful else _learnt_unread(look), candidate)
             continue
         if candidate.standing_out and (symbol is None or confidence < 0.5):
             continue  # found against the color model: only a face read surely makes it a die
@@ -1036,10 +1040,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         if candidate.doubtful and (symbol is None or confidence < 0.5):
             # A doubtful find read surely at first must end so (DOUBTFUL_LOGIT), or pass the
             # stricter bars of one seen but not read (DOUBTFUL_UNREAD_*).
-            unread = _doubtful_unread(look)
-            if unread is not None:
-                found.append((0.0, unread, center))
-                report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+            ask_unread(_doubtful_unread(look), candidate)
             continue
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         if symbol is None:
