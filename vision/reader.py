@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -1603,7 +1604,8 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
         return die
     apart = SECOND_FACE[2]
     others = [other.center for other in dice if other is not die]
-    beside = [(max(_beside_scores(frame_bgr, reading, way, turn, die.color, profile)), way)
+    _, score = _beside_looks(frame_bgr, reading, die.color, profile)
+    beside = [(max(score(way, turn, FORESHORTENED), score(way, turn, SECOND_FACE_NARROW[0])), way)
               for way, turn in zip(face_ways(reading.center, reading.size, reading.angle), FACE_WAY_TURNS)
               if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
     score, (ux, uy) = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
@@ -1664,18 +1666,9 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     unlike = [other.center for other in others if other.color != die.color]
     neighbour = (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE)
     own_neighbour = ((NEIGHBOUR_ALONG[0], SECOND_FACE_OWN_REACH), NEIGHBOUR_ASIDE)
-    templates = profile.templates_for(die.color, upright=True)
-
-    # Each look at a side's face beside is cut and matched once: the color step and the wide
-    # look share a window, and the side picked last may have been looked at already.
-    @functools.cache
-    def window(way: tuple[float, float], turn: float, across: float) -> np.ndarray:
-        return face_window(frame_bgr, _beside(reading, way), reading.size, reading.angle + turn, across)
-
-    @functools.cache
-    def score(way: tuple[float, float], turn: float, across: float) -> float:
-        return _window_score(window(way, turn, across), templates)
-
+    # The color step and the wide look share a window, and the side picked last may have been
+    # looked at already.
+    window, score = _beside_looks(frame_bgr, reading, die.color, profile)
     face_body = None  # the face's body color, taken once and only when a side asks it
     free = []
     for (way, strength), turn in zip(edges, FACE_WAY_TURNS):
@@ -1709,22 +1702,30 @@ def _beside(reading: FaceReading, way: tuple[float, float]) -> tuple[float, floa
     return reading.center[0] + apart * reading.size * way[0], reading.center[1] + apart * reading.size * way[1]
 
 
-def _beside_scores(frame_bgr: np.ndarray, reading: FaceReading, way: tuple[float, float], turn: float, color: str,
-                   profile: Profile) -> tuple[float, float]:
-    """How well a face beside the face read (`reading`), SECOND_FACE's sides out along `way`,
-    matches any symbol of `color`'s dice as foreshortened, its window turned `turn` more than
-    the face's: taking in FORESHORTENED of a side across, and SECOND_FACE_NARROW's share. A
-    cocked die's second face does."""
+def _beside_looks(frame_bgr: np.ndarray, reading: FaceReading, color: str, profile: Profile
+                  ) -> tuple[Callable[[tuple[float, float], float, float], np.ndarray],
+                             Callable[[tuple[float, float], float, float], float]]:
+    """Looks at the faces beside the face read (`reading`), as `window(way, turn, across)` and
+    `score(way, turn, across)`: the window SECOND_FACE's sides out along `way`, turned `turn`
+    more than the face's and taking in `across` of a side across (FORESHORTENED, or
+    SECOND_FACE_NARROW's share: a cocked die's second face is foreshortened), and how well it
+    matches any symbol of `color`'s dice. Each window is cut, and matched, once."""
     templates = profile.templates_for(color, upright=True)
-    beside = _beside(reading, way)
-    wide, narrow = (_best_score(frame_bgr, beside, reading.size, templates, reading.angle + turn, across)
-                    for across in (FORESHORTENED, SECOND_FACE_NARROW[0]))
-    return wide, narrow
+
+    @functools.cache
+    def window(way: tuple[float, float], turn: float, across: float) -> np.ndarray:
+        return face_window(frame_bgr, _beside(reading, way), reading.size, reading.angle + turn, across)
+
+    @functools.cache
+    def score(way: tuple[float, float], turn: float, across: float) -> float:
+        return _window_score(window(way, turn, across), templates)
+
+    return window, score
 
 
 def _beside_color_step(beside_window: np.ndarray, face_body: np.ndarray) -> tuple[float, float]:
     """How far the body color of a face beside the face read, seen in `beside_window` (where
-    `_beside_scores` looks, FORESHORTENED across), lies from the face's own (`face_body`, its
+    `_beside_looks` looks, FORESHORTENED across), lies from the face's own (`face_body`, its
     `_body_color`), as chromaticities (each channel's share) apart: the sum of the three shares'
     differences; and how light it is, as a share of the face's summed channels."""
     beside = _body_color(beside_window)
