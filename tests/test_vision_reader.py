@@ -189,6 +189,7 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     monkeypatch.setattr(reader, "SECOND_FACE", (0.2, math.inf, 0.7))
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
     assert on_truth() == [("blue", None, False)]
     monkeypatch.setattr(reader, "SCALED_OUTLINE", 0.0)
     assert on_truth() == [("blue", "gun", True)]

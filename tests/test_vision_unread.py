@@ -340,6 +340,7 @@ def test_a_cocked_die_whose_second_face_lies_beside_the_face_read_is_reported_un
     monkeypatch.setattr(reader, "SECOND_FACE", (0.2, math.inf, 0.7))
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
     [(_, symbol, sure)] = _read_at(image, profile, label)
     assert symbol is not None and sure
 
@@ -380,6 +381,7 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
     assert _read_at(image, profile, label) == [("red", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
     assert _read_at(image, profile, label) == [("red", "cocktail", True)]
 
 
@@ -405,6 +407,41 @@ def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: py
     assert _read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_OWN_REACH", reader.NEIGHBOUR_ALONG[1])
     assert _read_at(image, profile, label) == [("blue", "cocktail", True)]
+
+
+def test_a_cube_whose_second_face_lies_nearer_than_the_usual_look_is_reported_unread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 150, cocked dice drawn as cubes: a white die leaning 24 degrees shows its
+    # second face, a third of a side wide, right beside its top face, on the side away from the
+    # frame's middle. Looked for where a steeper die's lies (0.7 sides out, half a side across)
+    # it matched 0.09, so the top face was read surely as a finger; squashed narrower and
+    # nearer, a template matches it at 0.96 (`reader.SECOND_FACE_SCAN`).
+    image, profile, label = _scene_die("classic", 150, (1102.0, 217.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("white", None)
+    assert _read_at(image, profile, label) == [("white", None, False)]
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_INWARD", -1.0)  # every side faces the middle
+    assert _read_at(image, profile, label) == [("white", "finger", True)]
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_INWARD", 0.3)
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
+    assert _read_at(image, profile, label) == [("white", "finger", True)]
+
+
+def test_a_flat_dies_side_that_faces_the_frames_middle_is_no_second_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Box C, c_test_003: two white fingers far out to the left show the camera their sides that
+    # face the frame's middle, symbols and all, as a real camera sees a flat die. Such a side
+    # matches a squashed template as a leaning die's second face does; looked for on every side,
+    # both dice were asked of the player.
+    profile = taught("photoreal-c")
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "sides" / "c_test_003.jpg"))
+    far_left = [truth for truth in labels["dice"] if truth["center"][0] < 300]
+    assert [(truth["color"], truth["symbol"]) for truth in far_left] == [("white", "finger")] * 2
+
+    def read() -> list[list[tuple[str, str | None, bool]]]:
+        return [_read_at(image, profile, truth) for truth in far_left]
+
+    assert read() == [[("white", "finger", True)]] * 2
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_INWARD", math.inf)  # no side faces the middle
+    assert read() == [[("white", None, False)]] * 2
 
 
 def test_a_cocked_die_the_finder_found_but_no_face_read_is_reported_where_the_finder_found_it() -> None:
