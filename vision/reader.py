@@ -1726,10 +1726,8 @@ def _scanned_beside(score: Callable[..., float], way: tuple[float, float], turn:
     return any(score(way, turn, across, apart) >= SECOND_FACE_SCAN_MATCH for apart in aparts for across in acrosses)
 
 
-def _beside(reading: FaceReading, way: tuple[float, float], apart: float | None = None) -> tuple[float, float]:
-    """Where a second face beside the face read (`reading`) lies: `apart` sides out along `way`
-    (SECOND_FACE's when not given)."""
-    apart = SECOND_FACE[2] if apart is None else apart
+def _beside(reading: FaceReading, way: tuple[float, float], apart: float) -> tuple[float, float]:
+    """Where a second face beside the face read (`reading`) lies: `apart` sides out along `way`."""
     return reading.center[0] + apart * reading.size * way[0], reading.center[1] + apart * reading.size * way[1]
 
 
@@ -1740,16 +1738,23 @@ def _beside_looks(frame_bgr: np.ndarray, reading: FaceReading, color: str, profi
     `way` (SECOND_FACE's when not given), turned `turn` more than the face's and taking in
     `across` of a side across (FORESHORTENED, or SECOND_FACE_NARROW's share: a cocked die's
     second face is foreshortened), and how well it matches any symbol of `color`'s dice. Each
-    window is cut, and matched, once."""
+    window is cut, and matched, once, however `apart` is given (SECOND_FACE_SCAN looks where
+    SECOND_FACE does too)."""
     templates = profile.templates_for(color, upright=True)
 
     @functools.cache
-    def window(way: tuple[float, float], turn: float, across: float, apart: float | None = None) -> np.ndarray:
+    def cut(way: tuple[float, float], turn: float, across: float, apart: float) -> np.ndarray:
         return face_window(frame_bgr, _beside(reading, way, apart), reading.size, reading.angle + turn, across)
 
     @functools.cache
+    def matched(way: tuple[float, float], turn: float, across: float, apart: float) -> float:
+        return _window_score(cut(way, turn, across, apart), templates)
+
+    def window(way: tuple[float, float], turn: float, across: float, apart: float | None = None) -> np.ndarray:
+        return cut(way, turn, across, SECOND_FACE[2] if apart is None else apart)
+
     def score(way: tuple[float, float], turn: float, across: float, apart: float | None = None) -> float:
-        return _window_score(window(way, turn, across, apart), templates)
+        return matched(way, turn, across, SECOND_FACE[2] if apart is None else apart)
 
     return window, score
 
