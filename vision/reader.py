@@ -158,6 +158,16 @@ SECOND_FACE_SCAN_MATCH, SECOND_FACE_SCAN_INWARD = 0.8, 0.3
 # 709; renderer 205 -> 202 (wrong 32 -> 29), flagged 1671 -> 1679. At 1.4, flat dice beside a
 # die of their color 1.4-1.5 sides off were asked (3 in 100 cube scenes per style).
 SECOND_FACE_OWN_REACH = 1.5
+# A second face found beside the face read (`_second_face_beside`) that matches a template
+# foreshortened FORESHORTENED across this well is nearly as wide as that face: the die leans near
+# 45 degrees and its two faces look alike, so the face read is as often the one leaning away as
+# its top face, where the label lies, 0.65-0.75 sides off. Such a die is reported midway between
+# the two, within half a side of either face's middle; one whose second face is narrower leans
+# less and was read on its top face, where it stays (moved too, a cube leaning 24 degrees was
+# reported 0.55 sides from its label). Cubes (`--cocked-3d`), 300 scenes per style: errors
+# 430 -> 414 (8 cocked dice found and asked, 8 phantoms fewer; 416 with every such die moved);
+# the renderer's 198 and box C's (taught on 8, and its 70 four-image teachings: 314) as before.
+WIDE_SECOND_FACE = 0.7
 # The turn a face's window takes, beyond each of `vision.outline.face_ways`'s ways, to look at a
 # second face there: the first two run down and up the face's columns, and a face beyond them is
 # foreshortened down its columns, which the window takes in when turned.
@@ -1672,11 +1682,11 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
 def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: list[Die],
                         profile: Profile, edges: list[tuple[tuple[float, float], float]]) -> Die:
     """`die`, read surely at `reading`, or when a cocked die's second face lies beside that face,
-    the die unread (see SECOND_FACE). `dice` are all the frame's: where one lies, the outline
-    runs on into it and its face is no second face, unless it is of another color and the face
-    beside of this face's (SECOND_FACE_COLOR, SECOND_FACE_ALIKE), or of its color but lying
-    SECOND_FACE_OWN_REACH sides out or farther. `edges`: how the outline runs on past the face
-    (`vision.outline.edges_past_face`, PAST_FACE)."""
+    the die unread (see SECOND_FACE), reported where `_where_leaning` says. `dice` are all the
+    frame's: where one lies, the outline runs on into it and its face is no second face, unless
+    it is of another color and the face beside of this face's (SECOND_FACE_COLOR,
+    SECOND_FACE_ALIKE), or of its color but lying SECOND_FACE_OWN_REACH sides out or farther.
+    `edges`: how the outline runs on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
     alike_run_on, alike_step, alike_light, alike_match = SECOND_FACE_ALIKE
     others = [other for other in dice if other is not die]
@@ -1705,13 +1715,26 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
         if step is not None and step <= alike_step and light >= alike_light and \
                 (score(way, turn, SECOND_FACE_NARROW[0]) >= alike_match or
                  _scanned_beside(score, way, turn, reading.center, frame_bgr.shape)):
-            return Die(die.color, None, die.center, die.size, NULL_SYMBOL_CONFIDENCE)
+            return Die(die.color, None, _where_leaning(die, reading, way, score(way, turn, FORESHORTENED)), die.size,
+                       NULL_SYMBOL_CONFIDENCE)
     if not free:
         return die
     _, way, turn = max(free)
     if score(way, turn, FORESHORTENED) < match_at_least and score(way, turn, SECOND_FACE_NARROW[0]) < SECOND_FACE_NARROW[1]:
         return die
-    return Die(die.color, None, die.center, die.size, NULL_SYMBOL_CONFIDENCE)
+    return Die(die.color, None, _where_leaning(die, reading, way, score(way, turn, FORESHORTENED)), die.size,
+               NULL_SYMBOL_CONFIDENCE)
+
+
+def _where_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wide_match: float) -> tuple[float, float]:
+    """Where to report `die`, read at `reading` and found cocked by its second face beside it
+    along `way`, which matched a template foreshortened FORESHORTENED across `wide_match` well:
+    midway between the two faces when that is WIDE_SECOND_FACE at least, else at the face read
+    (see WIDE_SECOND_FACE)."""
+    if wide_match < WIDE_SECOND_FACE:
+        return die.center
+    x, y = _beside(reading, way, 0.5 * SECOND_FACE[2])
+    return float(x), float(y)
 
 
 def _scanned_beside(score: Callable[..., float], way: tuple[float, float], turn: float,
