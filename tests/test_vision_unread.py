@@ -438,6 +438,18 @@ def test_a_cube_leaning_near_45_degrees_is_reported_between_the_faces_it_shows(m
     assert _read_at(image, profile, label) == []
 
 
+def test_a_cube_whose_two_faces_were_read_is_reported_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stencil scene 171, cocked dice drawn as cubes: a red die leaning 45 degrees had both its
+    # faces read doubtfully, the one leaning away better. Reported where its blob said, which was
+    # on that face (its blob held mostly it), it lay 0.7 sides from its label: missed, and a
+    # phantom. Midway between the two faces it is asked of the player (`reader.ON_ITS_FACE`).
+    image, profile, label = _scene_die("stencil", 171, (854.0, 861.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("red", None)
+    assert _read_at(image, profile, label) == [("red", None, False)]
+    monkeypatch.setattr(reader, "ON_ITS_FACE", 0.0)  # moved only when reported right at the face
+    assert _read_at(image, profile, label) == []
+
+
 def test_a_flat_dies_side_that_faces_the_frames_middle_is_no_second_face(monkeypatch: pytest.MonkeyPatch) -> None:
     # Box C, c_test_003: two white fingers far out to the left show the camera their sides that
     # face the frame's middle, symbols and all, as a real camera sees a flat die. Such a side
