@@ -450,6 +450,20 @@ def test_a_cube_whose_two_faces_were_read_is_reported_between_them(monkeypatch: 
     assert _read_at(image, profile, label) == []
 
 
+def test_a_cube_read_doubtfully_on_its_face_leaning_away_is_reported_between_its_faces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bold scene 182, cocked dice drawn as cubes: a red die leaning 40 degrees was read
+    # doubtfully (a gavel, asked of the player) on its face leaning away, 0.7 sides from its
+    # label: missed, and a phantom. Its top face lies beside that face and matches a
+    # foreshortened template: midway between the two, the die is found (`reader._between_faces`).
+    image, profile, label = _scene_die("bold", 182, (518.0, 602.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("red", None)
+    [(color, _, sure)] = _read_at(image, profile, label)
+    assert (color, sure) == ("red", False)
+    monkeypatch.setattr(reader, "BETWEEN_FACES_MATCH", math.inf)  # no second face found
+    assert _read_at(image, profile, label) == []
+
+
 def test_a_flat_dies_side_that_faces_the_frames_middle_is_no_second_face(monkeypatch: pytest.MonkeyPatch) -> None:
     # Box C, c_test_003: two white fingers far out to the left show the camera their sides that
     # face the frame's middle, symbols and all, as a real camera sees a flat die. Such a side
