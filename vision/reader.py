@@ -1646,18 +1646,15 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
     ridge was taken for print whose outline runs on, `_runs_past_die`)."""
     if die.confidence >= 0.5:
         return die
-    apart = SECOND_FACE[2]
     others = [other.center for other in dice if other is not die]
     _, score = _beside_looks(frame_bgr, reading, die.color, profile)
     beside = [(max(score(way, turn, FORESHORTENED), score(way, turn, SECOND_FACE_NARROW[0])), way)
               for way, turn in zip(face_ways(reading.center, reading.size, reading.angle), FACE_WAY_TURNS)
               if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
-    score, (ux, uy) = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
+    score, way = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
     if score < BETWEEN_FACES_MATCH:
         return die
-    half = 0.5 * apart * reading.size
-    return dataclasses.replace(die, center=(float(reading.center[0] + half * ux),
-                                            float(reading.center[1] + half * uy)))
+    return dataclasses.replace(die, center=_midway(reading, way))
 
 
 def _glare_doubted(frame_bgr: np.ndarray, die: Die, reading: FaceReading | None, profile: Profile) -> Die:
@@ -1698,7 +1695,7 @@ def _cocked_after_all(frame_bgr: np.ndarray, die: Die, seen: tuple[FaceReading, 
 def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: list[Die],
                         profile: Profile, edges: list[tuple[tuple[float, float], float]]) -> Die:
     """`die`, read surely at `reading`, or when a cocked die's second face lies beside that face,
-    the die unread (see SECOND_FACE), reported where `_where_leaning` says. `dice` are all the
+    the die unread (see SECOND_FACE), reported where `_found_leaning` says. `dice` are all the
     frame's: where one lies, the outline runs on into it and its face is no second face, unless
     it is of another color and the face beside of this face's (SECOND_FACE_COLOR,
     SECOND_FACE_ALIKE), or of its color but lying SECOND_FACE_OWN_REACH sides out or farther.
@@ -1731,26 +1728,29 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
         if step is not None and step <= alike_step and light >= alike_light and \
                 (score(way, turn, SECOND_FACE_NARROW[0]) >= alike_match or
                  _scanned_beside(score, way, turn, reading.center, frame_bgr.shape)):
-            return Die(die.color, None, _where_leaning(die, reading, way, score(way, turn, FORESHORTENED)), die.size,
-                       NULL_SYMBOL_CONFIDENCE)
+            return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
     if not free:
         return die
     _, way, turn = max(free)
     if score(way, turn, FORESHORTENED) < match_at_least and score(way, turn, SECOND_FACE_NARROW[0]) < SECOND_FACE_NARROW[1]:
         return die
-    return Die(die.color, None, _where_leaning(die, reading, way, score(way, turn, FORESHORTENED)), die.size,
-               NULL_SYMBOL_CONFIDENCE)
+    return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
 
 
-def _where_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wide_match: float) -> tuple[float, float]:
-    """Where to report `die`, read at `reading` and found cocked by its second face beside it
-    along `way`, which matched a template foreshortened FORESHORTENED across `wide_match` well:
+def _found_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wide_match: float) -> Die:
+    """`die`, read at `reading` and found cocked by its second face beside it along `way`, which
+    matched a template foreshortened FORESHORTENED across `wide_match` well: unread, reported
     midway between the two faces when that is WIDE_SECOND_FACE at least, else at the face read
     (see WIDE_SECOND_FACE)."""
-    if wide_match < WIDE_SECOND_FACE:
-        return die.center
-    x, y = _beside(reading, way, 0.5 * SECOND_FACE[2])
-    return float(x), float(y)
+    center = _midway(reading, way) if wide_match >= WIDE_SECOND_FACE else die.center
+    return Die(die.color, None, center, die.size, NULL_SYMBOL_CONFIDENCE)
+
+
+def _midway(reading: FaceReading, way: tuple[float, float]) -> tuple[float, float]:
+    """Midway between the face read (`reading`) and its second face, SECOND_FACE's sides out
+    along `way`."""
+    half = 0.5 * SECOND_FACE[2] * reading.size
+    return float(reading.center[0] + half * way[0]), float(reading.center[1] + half * way[1])
 
 
 def _scanned_beside(score: Callable[..., float], way: tuple[float, float], turn: float,
