@@ -287,3 +287,11 @@ def test_a_frame_halved_once_serves_the_detector_and_the_finder_as_their_own_hal
             assert np.array_equal(downscaled(frame, scale, half), downscaled(frame, scale))
             with_half, alone = make_base(frame, scale, half), make_base(frame, scale)
             assert np.array_equal(with_half.lab, alone.lab) and np.array_equal(with_half.grad, alone.grad)
+
+
+def test_members_taught_in_worker_processes_are_the_ones_taught_here() -> None:
+    # Each member draws from its own seed, wherever it is taught: the same model, to the bit.
+    labelled = _images(FIXTURES / "photoreal-c" / "teach")[:1]
+    here = train_finder(labelled, members=2, workers=1)
+    apart = train_finder(labelled, members=2, workers=2)
+    assert apart.to_json() == here.to_json()

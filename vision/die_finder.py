@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from .blas import use_one_blas_thread
+from .cores import map_on_cores
 from .die_features import (CELL, MODEL_SIDE, N_CHANNELS, N_SHAPE, WINDOW, Base, make_base, pool, score_map,
                            shape_features)
 from .stored_arrays import array_from_json, array_to_json
@@ -57,6 +58,9 @@ LINEAR_DIMS = 160  # principal axes the linear stage is fitted on (then mapped b
 # 142, 166, 239) and 370, 399 and 373 on box C's 70 four-image teachings; with those three
 # averaged, 300 and 351; with seeds 3, 4 and 5 averaged, 283 and 357.
 MEMBERS = 3
+# Memory one member's training takes: bytes per byte of its teaching frames, plus a worker
+# process's own (box C: 8.6 and 7.0 bytes a byte on four and eight of its frames, over 88-118 MB).
+MEMBER_MEMORY = (9, 120_000_000)
 MLP_DIMS, MLP_HIDDEN = 64, 24  # the second stage: principal axes in, hidden units
 # A die's stage-2 logit depends on how the frame was shrunk for the search: one die scored 0.40
 # where the search's base made it MODEL_SIDE px wide and 0.88 where it made it 1.96 times that,
@@ -443,16 +447,28 @@ def _fit_mlp(z: np.ndarray, y: np.ndarray, hidden: int, rng: np.random.Generator
     return params
 
 
-def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0, members: int = MEMBERS) -> FinderModel:
+def train_finder(labelled: list[tuple[np.ndarray, dict]], seed: int = 0, members: int = MEMBERS,
+                 workers: int | None = None) -> FinderModel:
     """Learn die size and a window classifier from labelled frames (spec label format): `members`
-    finders, each from its own augmented views (seeds `seed`, `seed` + 1, ...), averaged."""
+    finders, each from its own augmented views (seeds `seed`, `seed` + 1, ...), averaged. Taught
+    in `workers` processes at once (`vision.cores.map_on_cores`; unless given, as many as the
+    machine's cores and memory allow)."""
     if members < 1:
         raise ValueError(f"a finder needs at least one member, not {members}")
-    taught = [_train_member(labelled, seed + k) for k in range(members)]
+    # Each member in its own worker process where the machine has the cores and the memory: the
+    # same members as one after another, each drawn from its own seed.
+    per_byte, own = MEMBER_MEMORY
+    memory_each = per_byte * sum(frame.nbytes for frame, _ in labelled) + own
+    taught = map_on_cores(_member_job, [(labelled, seed + k) for k in range(members)], memory_each, workers)
     weights = np.mean([np.asarray(model.weights, np.float64) for model in taught], axis=0)
     return FinderModel(tuple(float(w) for w in weights), float(np.mean([model.bias for model in taught])),
                        float(np.mean([model.threshold for model in taught])), taught[0].min_side, taught[0].max_side,
                        tuple(model.stage2[0] for model in taught))
+
+
+def _member_job(job: tuple[list[tuple[np.ndarray, dict]], int]) -> FinderModel:
+    """`_train_member` on one (labelled frames, seed) job (`vision.cores.map_on_cores`)."""
+    return _train_member(*job)
 
 
 def _train_member(labelled: list[tuple[np.ndarray, dict]], seed: int) -> FinderModel:
