@@ -21,6 +21,7 @@ from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import PAST_DIE, PAST_FACE, edges_past_face, face_ways, side_steps
+from .paint import paint_chroma
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import edge_ring_chromas, rim_chroma, surround_chromas
@@ -372,6 +373,12 @@ UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a f
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
 # measured the same).
 INK_OVER = 2.0
+# A face read surely whose paint lies farther than this (Lab units) from every taught face's
+# paint of its die color is print on the table (see `_foreign_paint`, `vision.paint`). Box C's
+# 70 four-image teachings: phantoms 88 -> 75 (its mats' cream numerals read as white dice lay
+# 35-41 from white dice's paint); at 25, 74, but the renderer lost two real dice at 27.2-27.3 (a
+# red die's yellow paint brighter than any taught, a blue die's white paint tinted blue).
+FOREIGN_PAINT = 30.0
 # A candidate with no blob of its own (standing out faintly, see `vision.detect.find_faint`, or
 # found by the learnt die finder) is read where no die was within this many face sides, and is
 # a die only when its face matches a symbol this well at least (template correlation): the lines
@@ -1057,7 +1064,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
             cap = min(cap, NULL_SYMBOL_CONFIDENCE)
         confidence = min(confidence, cap)
-        if confidence >= 0.5 and _reads_as_print(frame_bgr, look, reading, symbol, profile):
+        if confidence >= 0.5 and (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
+                                  _foreign_paint(frame_bgr, look, reading, profile, gain)):
             continue
         strictly = confidence
         if candidate.no_blob and reading.best_score < FAINT_SURE:
@@ -1072,7 +1080,8 @@ def _read(frame_bgr: np.ndarray, profile: Profile
                 confidence = min(confidence, cap)
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
             eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
-            if eased >= 0.5 and not _reads_as_print(frame_bgr, look, reading, symbol, profile):
+            if eased >= 0.5 and not (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
+                                     _foreign_paint(frame_bgr, look, reading, profile, gain)):
                 confidence = eased  # (see SQUARE_SCORE_SLACK)
         if candidate.doubtful and (symbol is None or confidence < 0.5):
             # A doubtful find read surely at first must end so (DOUBTFUL_LOGIT), or pass the
@@ -1343,6 +1352,23 @@ def _reads_as_print(frame_bgr: np.ndarray, look: Look, reading: FaceReading, sym
     camera nearer than at teaching carried 2.5 times a finger's most)."""
     return look.candidate.color == look.blob_color and \
         carries_too_much_ink(frame_bgr, reading, symbol, look.candidate.color, profile)
+
+
+def _foreign_paint(frame_bgr: np.ndarray, look: Look, reading: FaceReading, profile: Profile, gain: float) -> bool:
+    """Whether `look`'s face, read surely (`reading`), carries paint farther than FOREIGN_PAINT
+    from every taught face's paint of its die color (see `vision.paint`): print on the table
+    whose mat shows through it as paint. Not for a blob the rim recolored (see `_reads_as_print`),
+    nor for a profile taught before paint colors were kept. `gain`: the frame's exposure gain."""
+    if profile.paint_colors is None or look.candidate.color != look.blob_color:
+        return False
+    face = reading.face
+    if face is None:
+        face = inner(face_window(frame_bgr, reading.center, reading.size, reading.angle))
+    chroma = paint_chroma(face, gain)
+    if chroma is None:
+        return False
+    distance = profile.paint_colors.distance(look.candidate.color, chroma)
+    return distance is not None and distance > FOREIGN_PAINT
 
 
 def _read_twice(dice: list[Die]) -> list[Die]:

@@ -16,11 +16,12 @@ from .detect import Candidate, Evidence, detection_scale, die_masks, gather_evid
 from .die_finder import FinderModel, train_finder
 from .exposure import exposure_gain, normalized
 from .labels import ImageError, LabelledDie, parse_labels
+from .paint import PaintColors, paint_chroma
 from .plausibility import Plausibility
 from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
 from .symbol_discriminant import SymbolDiscriminant, fit_discriminant
-from .symbols import (TILTED, face_angle, face_window, ink_key, ink_map, mean_template, strong_ink_share, tilted_copy,
+from .symbols import (TILTED, face_angle, face_window, ink_key, ink_map, inner, mean_template, strong_ink_share, tilted_copy,
                       turned_copies)
 
 if TYPE_CHECKING:
@@ -240,7 +241,8 @@ def _learn(scenes: list[_Scene]) -> Profile:
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
                    {"windows": windows}, template_colors, _rim_colors(scenes),
-                   _ink_limits([w for per_scene in windows for w in per_scene]))
+                   _ink_limits([w for per_scene in windows for w in per_scene]),
+                   paint_colors=_paint_colors(scenes))
 
 
 def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
@@ -272,6 +274,23 @@ def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
             if chroma is not None:
                 samples.setdefault(die.color, []).append(chroma)
     return RimColors.fit(samples)
+
+
+def _paint_colors(scenes: list[_Scene]) -> PaintColors | None:
+    """Each die color's paint (see `vision.paint`), from the labelled dice that show a symbol:
+    the inner part of each one's face window, as a face read is matched on."""
+    samples: dict[str, list[np.ndarray]] = {}
+    for scene in scenes:
+        gain, guess = exposure_gain(scene.image), _size_guess(scene)
+        for die in scene.dice:
+            if die.symbol is None:
+                continue
+            size = die.size or guess
+            window = face_window(scene.image, die.center, size, face_angle(scene.image, die.center, size))
+            chroma = paint_chroma(inner(window), gain)
+            if chroma is not None:
+                samples.setdefault(die.color, []).append(chroma)
+    return PaintColors.fit(samples)
 
 
 def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, str, np.ndarray]]]:
