@@ -8,12 +8,12 @@ at the setup screen.
 
 A worker is a fresh interpreter, handed its caller's import path, then one job and its function's
 name, on its standard input, and answering on its standard output: it imports the very code its
-caller runs, wherever that came from. So it never
-inherits a lock one of the camera's or the web server's threads held (a plain fork of a threaded
-server can deadlock), and, unlike multiprocessing's spawned workers, it never runs the caller's
-main script again (a script without a main guard would start teaching over in every worker). A
-job's result must not depend on where it runs: the caller hands every job its own seed. A job
-whose worker cannot start or dies (out of memory) runs here instead.
+caller runs, wherever that came from. So it never inherits a lock one of the camera's or the web
+server's threads held (a plain fork of a threaded server can deadlock), and, unlike
+multiprocessing's spawned workers, it never runs the caller's main script again (a script without
+a main guard would start teaching over in every worker). A job's result must not depend on where
+it runs: the caller hands every job its own seed. A job whose worker cannot start or dies (out of
+memory) runs here instead.
 """
 
 from __future__ import annotations
