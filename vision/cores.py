@@ -77,14 +77,14 @@ def map_on_cores(function: Callable[[Job], Result], jobs: Sequence[Job], memory_
     count = workers_for(len(jobs), memory_each) if workers is None else max(1, min(workers, len(jobs)))
     if count <= 1:
         return [function(job) for job in jobs]
-    name = f"{function.__module__}:{function.__qualname__}"
     # Threads only wait here: each feeds one worker its job and waits for its answer.
     with ThreadPoolExecutor(max_workers=count) as waiting:
-        return list(waiting.map(lambda job: _in_worker(name, function, job), jobs))
+        return list(waiting.map(lambda job: _in_worker(function, job), jobs))
 
 
-def _in_worker(name: str, function: Callable[[Job], Result], job: Job) -> Result:
+def _in_worker(function: Callable[[Job], Result], job: Job) -> Result:
     """`function(job)` in a worker process, or here when the worker cannot give an answer."""
+    name = f"{function.__module__}:{function.__qualname__}"
     try:
         worker = subprocess.run([sys.executable, "-c", _BOOTSTRAP],
                                 input=pickle.dumps(sys.path) + pickle.dumps((name, job)),

@@ -1775,8 +1775,8 @@ def _found_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wid
 def _midway(reading: FaceReading, way: tuple[float, float]) -> tuple[float, float]:
     """Midway between the face read (`reading`) and its second face, SECOND_FACE's sides out
     along `way`."""
-    half = 0.5 * SECOND_FACE[2] * reading.size
-    return float(reading.center[0] + half * way[0]), float(reading.center[1] + half * way[1])
+    x, y = _beside(reading, way, 0.5 * SECOND_FACE[2])
+    return float(x), float(y)
 
 
 def _scanned_beside(score: Callable[..., float], way: tuple[float, float], turn: float,

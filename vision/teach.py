@@ -235,14 +235,15 @@ def _learn(scenes: list[_Scene]) -> Profile:
     ratios = [blob / face for blob, face in pairs]
     ratio = float(np.median(ratios)) if ratios else DEFAULT_BLOB_SIDE_RATIO
     die_sizes = (float(np.min(sizes)), float(np.median(sizes)), float(np.max(sizes)))
-    windows = _symbol_windows(scenes, ratio)
+    faces = _labelled_faces(scenes)
+    windows = _symbol_windows(faces)
     templates, template_colors = _templates([w for per_scene in windows for w in per_scene])
     colors = tuple(c for c in model.classes if c != BACKGROUND)
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
                    {"windows": windows}, template_colors, _rim_colors(scenes),
                    _ink_limits([w for per_scene in windows for w in per_scene]),
-                   paint_colors=_paint_colors(scenes))
+                   paint_colors=_paint_colors(scenes, faces))
 
 
 def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
@@ -276,37 +277,40 @@ def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
     return RimColors.fit(samples)
 
 
-def _paint_colors(scenes: list[_Scene]) -> PaintColors | None:
-    """Each die color's paint (see `vision.paint`), from the labelled dice that show a symbol:
-    the inner part of each one's face window, as a face read is matched on."""
+def _paint_colors(scenes: list[_Scene], faces: list[list[tuple[LabelledDie, np.ndarray]]]) -> PaintColors | None:
+    """Each die color's paint (see `vision.paint`), from the labelled dice that show a symbol
+    (`faces`, per scene, from `_labelled_faces`): the inner part of each one's face window, as a
+    face read is matched on."""
     samples: dict[str, list[np.ndarray]] = {}
-    for scene in scenes:
-        gain, guess = exposure_gain(scene.image), _size_guess(scene)
-        for die in scene.dice:
-            if die.symbol is None:
-                continue
-            size = die.size or guess
-            window = face_window(scene.image, die.center, size, face_angle(scene.image, die.center, size))
+    for scene, scene_faces in zip(scenes, faces):
+        gain = exposure_gain(scene.image)
+        for die, window in scene_faces:
             chroma = paint_chroma(inner(window), gain)
             if chroma is not None:
                 samples.setdefault(die.color, []).append(chroma)
     return PaintColors.fit(samples)
 
 
-def _symbol_windows(scenes: list[_Scene], ratio: float) -> list[list[tuple[str, str, np.ndarray]]]:
-    """Per scene, (symbol, die color, ink window) of every labelled die showing a symbol."""
+def _labelled_faces(scenes: list[_Scene]) -> list[list[tuple[LabelledDie, np.ndarray]]]:
+    """Per scene, every labelled die showing a symbol with its face window (BGR, turned square,
+    at the die's size or the scene's guess): cut once for the templates and for the paint."""
     per_scene = []
     for scene in scenes:
         guess = _size_guess(scene)
-        windows = []
+        faces = []
         for die in scene.dice:
             if die.symbol is None:
                 continue
             size = die.size or guess
-            window = face_window(scene.image, die.center, size, face_angle(scene.image, die.center, size))
-            windows.append((die.symbol, die.color, ink_map(window)))
-        per_scene.append(windows)
+            faces.append((die, face_window(scene.image, die.center, size, face_angle(scene.image, die.center, size))))
+        per_scene.append(faces)
     return per_scene
+
+
+def _symbol_windows(faces: list[list[tuple[LabelledDie, np.ndarray]]]) -> list[list[tuple[str, str, np.ndarray]]]:
+    """Per scene, (symbol, die color, ink window) of every labelled die showing a symbol (`faces`,
+    from `_labelled_faces`)."""
+    return [[(die.symbol, die.color, ink_map(window)) for die, window in scene_faces] for scene_faces in faces]
 
 
 def _templates(windows: list[tuple[str, str, np.ndarray]]
