@@ -17,7 +17,7 @@ import numpy as np
 
 from .color import LEVELS, ColorModel
 from .die_finder import FinderModel
-from .paint import PaintColors
+from .face_colors import TaughtChromas
 from .plausibility import FEATURES, Plausibility
 from .rim import RimColors
 from .symbol_discriminant import SymbolDiscriminant
@@ -82,9 +82,10 @@ class Profile:
     # The second opinion on faces the templates read doubtfully (`vision.symbol_discriminant`;
     # older profiles: none, and such faces stay doubtful).
     discriminant: SymbolDiscriminant | None = None
-    # The paint of each die color's taught faces (`vision.paint`), which tells print on the
-    # table read as a face (older profiles: none, and no face is doubted for its paint's color).
-    paint_colors: PaintColors | None = None
+    # The paint and the body of each die color's taught faces (`vision.face_colors`), which tell
+    # print on the table read as a face (older profiles: none, and no face is doubted for them).
+    paint_colors: TaughtChromas | None = None
+    body_colors: TaughtChromas | None = None
 
     def templates_for(self, color: str, upright: bool = False) -> list[tuple[str, np.ndarray]]:
         """The templates a die of `color` is matched against (all of them for an old profile);
@@ -125,6 +126,7 @@ class Profile:
             **({"finder": self.finder.to_json()} if self.finder is not None else {}),
             **({"discriminant": self.discriminant.to_json()} if self.discriminant is not None else {}),
             **({"paint_colors": self.paint_colors.to_json()} if self.paint_colors is not None else {}),
+            **({"body_colors": self.body_colors.to_json()} if self.body_colors is not None else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -163,7 +165,8 @@ class Profile:
                 ink_limits={str(symbol): float(share) for symbol, share in data.get("ink_limits", {}).items()},
                 finder=FinderModel.from_json(data["finder"]) if "finder" in data else None,
                 discriminant=SymbolDiscriminant.from_json(data["discriminant"]) if "discriminant" in data else None,
-                paint_colors=PaintColors.from_json(data["paint_colors"]) if "paint_colors" in data else None)
+                paint_colors=TaughtChromas.from_json(data["paint_colors"]) if "paint_colors" in data else None,
+                body_colors=TaughtChromas.from_json(data["body_colors"]) if "body_colors" in data else None)
         except ProfileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -15,13 +15,13 @@ from .blas import use_one_blas_thread
 from .detect import Candidate, find_all_candidates
 from .die_finder import DIE_LOGIT, find_dice, sides_near
 from .exposure import exposure_gain
+from .face_colors import body_chroma, paint_chroma
 from .glare import glare_mask, without_glare
 from .halving import halved
 from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
 from .outline import PAST_DIE, PAST_FACE, edges_past_face, face_ways, side_steps
-from .paint import paint_chroma
 from .plausibility import MAX_STEP, features, size_misfit
 from .profile import Calibration, Profile
 from .rim import edge_ring_chromas, rim_chroma, surround_chromas
@@ -374,11 +374,20 @@ UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a f
 # measured the same).
 INK_OVER = 2.0
 # A face read surely whose paint lies farther than this (Lab units) from every taught face's
-# paint of its die color is print on the table (see `_foreign_paint`, `vision.paint`). Box C's
+# paint of its die color is print on the table (see `_foreign_colors`, `vision.face_colors`). Box C's
 # 70 four-image teachings: phantoms 88 -> 75 (its mats' cream numerals read as white dice lay
 # 35-41 from white dice's paint); at 25, 74, but the renderer lost two real dice at 27.2-27.3 (a
 # red die's yellow paint brighter than any taught, a blue die's white paint tinted blue).
 FOREIGN_PAINT = 30.0
+# So is a face the rim recolored to the palest die color (white) whose body lies farther than
+# this from every taught face's body of that color (see `_foreign_colors`): box C's gold
+# numerals on maroon cloth, whose blob is red and whose rim says white, lay 27.3-32.7 from white
+# dice's taught bodies, its real white dice at most 11.5-16.5 (taught on four of its images).
+# Under a lamp warmer than teaching's (blue -20%, red +15%) its white dice lay up to 27 away
+# (asked of every white face at 22, three were lost), those the rim recolored at most 23. Box
+# C's 70 four-image teachings: phantoms 75 -> 69, nothing else moved; box C taught on its eight,
+# under every lamp and camera change, and the renderer: as before.
+FOREIGN_BODY = 25.0
 # A candidate with no blob of its own (standing out faintly, see `vision.detect.find_faint`, or
 # found by the learnt die finder) is read where no die was within this many face sides, and is
 # a die only when its face matches a symbol this well at least (template correlation): the lines
@@ -1065,7 +1074,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             cap = min(cap, NULL_SYMBOL_CONFIDENCE)
         confidence = min(confidence, cap)
         if confidence >= 0.5 and (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
-                                  _foreign_paint(frame_bgr, look, reading, profile, gain)):
+                                  _foreign_colors(frame_bgr, look, reading, profile, gain)):
             continue
         strictly = confidence
         if candidate.no_blob and reading.best_score < FAINT_SURE:
@@ -1081,7 +1090,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
             eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
             if eased >= 0.5 and not (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
-                                     _foreign_paint(frame_bgr, look, reading, profile, gain)):
+                                     _foreign_colors(frame_bgr, look, reading, profile, gain)):
                 confidence = eased  # (see SQUARE_SCORE_SLACK)
         if candidate.doubtful and (symbol is None or confidence < 0.5):
             # A doubtful find read surely at first must end so (DOUBTFUL_LOGIT), or pass the
@@ -1354,20 +1363,29 @@ def _reads_as_print(frame_bgr: np.ndarray, look: Look, reading: FaceReading, sym
         carries_too_much_ink(frame_bgr, reading, symbol, look.candidate.color, profile)
 
 
-def _foreign_paint(frame_bgr: np.ndarray, look: Look, reading: FaceReading, profile: Profile, gain: float) -> bool:
-    """Whether `look`'s face, read surely (`reading`), carries paint farther than FOREIGN_PAINT
-    from every taught face's paint of its die color (see `vision.paint`): print on the table
-    whose mat shows through it as paint. Not for a blob the rim recolored (see `_reads_as_print`),
-    nor for a profile taught before paint colors were kept. `gain`: the frame's exposure gain."""
-    if profile.paint_colors is None or look.candidate.color != look.blob_color:
+def _foreign_colors(frame_bgr: np.ndarray, look: Look, reading: FaceReading, profile: Profile, gain: float) -> bool:
+    """Whether `look`'s face, read surely (`reading`), has colors no taught face of its die
+    color had (see `vision.face_colors`): print on the table. A face on a blob of its color
+    carries paint farther than FOREIGN_PAINT from every taught paint of its color (the mat
+    showing through print as paint). A face the rim recolored, whose paint is not measured (see
+    `_reads_as_print`), is of the palest color and its body lies farther than FOREIGN_BODY from
+    every taught body of that color. A profile taught before face colors were kept has none,
+    and no face fails them. `gain`: the frame's exposure gain."""
+    color = look.candidate.color
+    recolored = color != look.blob_color
+    colors = profile.body_colors if recolored else profile.paint_colors
+    if colors is None or (recolored and (profile.rim_colors is None or color != profile.rim_colors.palest)):
         return False
     face = reading.face
     if face is None:
         face = inner(face_window(frame_bgr, reading.center, reading.size, reading.angle))
+    if recolored:
+        distance = colors.distance(color, body_chroma(face, gain))
+        return distance is not None and distance > FOREIGN_BODY
     chroma = paint_chroma(face, gain)
     if chroma is None:
         return False
-    distance = profile.paint_colors.distance(look.candidate.color, chroma)
+    distance = colors.distance(color, chroma)
     return distance is not None and distance > FOREIGN_PAINT
 
 

@@ -15,8 +15,8 @@ from .color import BACKGROUND, ColorModel
 from .detect import Candidate, Evidence, detection_scale, die_masks, gather_evidence
 from .die_finder import FinderModel, train_finder
 from .exposure import exposure_gain, normalized
+from .face_colors import TaughtChromas, body_chroma, paint_chroma
 from .labels import ImageError, LabelledDie, parse_labels
-from .paint import PaintColors, paint_chroma
 from .plausibility import Plausibility
 from .rim import RimColors, rim_chroma
 from .profile import Calibration, Profile, ProfileError
@@ -239,11 +239,12 @@ def _learn(scenes: list[_Scene]) -> Profile:
     windows = _symbol_windows(faces)
     templates, template_colors = _templates([w for per_scene in windows for w in per_scene])
     colors = tuple(c for c in model.classes if c != BACKGROUND)
+    paint_colors, body_colors = _face_colors(scenes, faces)
     return Profile(colors, tuple(sorted({s for s, _ in templates if not s.endswith(TILTED)})), die_sizes, ratio, model, templates,
                    Calibration(min_score=0.3, margin_low=0.05, margin_high=0.2), contrast_range,
                    {"windows": windows}, template_colors, _rim_colors(scenes),
                    _ink_limits([w for per_scene in windows for w in per_scene]),
-                   paint_colors=_paint_colors(scenes, faces))
+                   paint_colors=paint_colors, body_colors=body_colors)
 
 
 def _ink_limits(windows: list[tuple[str, str, np.ndarray]]) -> dict[str, float]:
@@ -277,23 +278,27 @@ def _rim_colors(scenes: list[_Scene]) -> RimColors | None:
     return RimColors.fit(samples)
 
 
-def _paint_colors(scenes: list[_Scene], faces: list[list[tuple[LabelledDie, np.ndarray]]]) -> PaintColors | None:
-    """Each die color's paint (see `vision.paint`), from the labelled dice that show a symbol
-    (`faces`, per scene, from `_labelled_faces`): the inner part of each one's face window, as a
-    face read is matched on."""
-    samples: dict[str, list[np.ndarray]] = {}
+def _face_colors(scenes: list[_Scene], faces: list[list[tuple[LabelledDie, np.ndarray]]]
+                 ) -> tuple[TaughtChromas | None, TaughtChromas | None]:
+    """Each die color's paint and body (see `vision.face_colors`), from the labelled dice that
+    show a symbol (`faces`, per scene, from `_labelled_faces`): the inner part of each one's face
+    window, as a face read is matched on."""
+    paints: dict[str, list[np.ndarray]] = {}
+    bodies: dict[str, list[np.ndarray]] = {}
     for scene, scene_faces in zip(scenes, faces):
         gain = exposure_gain(scene.image)
         for die, window in scene_faces:
-            chroma = paint_chroma(inner(window), gain)
+            face = inner(window)
+            chroma = paint_chroma(face, gain)
             if chroma is not None:
-                samples.setdefault(die.color, []).append(chroma)
-    return PaintColors.fit(samples)
+                paints.setdefault(die.color, []).append(chroma)
+            bodies.setdefault(die.color, []).append(body_chroma(face, gain))
+    return TaughtChromas.fit(paints), TaughtChromas.fit(bodies)
 
 
 def _labelled_faces(scenes: list[_Scene]) -> list[list[tuple[LabelledDie, np.ndarray]]]:
     """Per scene, every labelled die showing a symbol with its face window (BGR, turned square,
-    at the die's size or the scene's guess): cut once for the templates and for the paint."""
+    at the die's size or the scene's guess): cut once for the templates and for the face colors."""
     per_scene = []
     for scene in scenes:
         guess = _size_guess(scene)
