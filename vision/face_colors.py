@@ -33,11 +33,8 @@ def paint_chroma(face_bgr: np.ndarray, gain: float = 1.0) -> np.ndarray | None:
     of the pixels of `face_bgr` (BGR, a face patch as `vision.symbols.face_ink` takes it) that
     are paint for sure (STRONG_INK_SHARE_OF_PEAK of the strongest), each channel times `gain`
     (the frame's exposure gain, `vision.exposure`)."""
-    ink = face_ink(face_bgr)
-    peak = percentile(ink, 99)
-    if peak < INK_LEVEL:
-        return None
-    return _chroma(face_bgr.reshape(-1, 3)[ink.ravel() >= STRONG_INK_SHARE_OF_PEAK * peak], gain)
+    paint = _sure_paint(face_bgr)
+    return None if paint is None else _chroma(face_bgr.reshape(-1, 3)[paint], gain)
 
 
 def body_chroma(face_bgr: np.ndarray, gain: float = 1.0) -> np.ndarray:
@@ -45,13 +42,19 @@ def body_chroma(face_bgr: np.ndarray, gain: float = 1.0) -> np.ndarray:
     not paint for sure, at `gain` (see `paint_chroma`); of every pixel when the face carries no
     paint, or when every pixel is as far from the median (a patch half of one color, half of
     another)."""
+    pixels = face_bgr.reshape(-1, 3)
+    paint = _sure_paint(face_bgr)
+    if paint is not None and not paint.all():
+        pixels = pixels[~paint]
+    return _chroma(pixels, gain)
+
+
+def _sure_paint(face_bgr: np.ndarray) -> np.ndarray | None:
+    """Which pixels of `face_bgr` (flat) are paint for sure (STRONG_INK_SHARE_OF_PEAK of the
+    strongest), or None when the face carries no paint (INK_LEVEL)."""
     ink = face_ink(face_bgr)
     peak = percentile(ink, 99)
-    pixels = face_bgr.reshape(-1, 3)
-    if peak >= INK_LEVEL:
-        body = pixels[ink.ravel() < STRONG_INK_SHARE_OF_PEAK * peak]
-        pixels = body if len(body) else pixels
-    return _chroma(pixels, gain)
+    return None if peak < INK_LEVEL else ink.ravel() >= STRONG_INK_SHARE_OF_PEAK * peak
 
 
 def _chroma(pixels: np.ndarray, gain: float) -> np.ndarray:

@@ -1073,8 +1073,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
             # confidently: 4 of 13 cocked dice, 1 flat one), so the player is asked.
             cap = min(cap, NULL_SYMBOL_CONFIDENCE)
         confidence = min(confidence, cap)
-        if confidence >= 0.5 and (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
-                                  _foreign_colors(frame_bgr, look, reading, profile, gain)):
+        if confidence >= 0.5 and _print_on_table(frame_bgr, look, reading, symbol, profile, gain):
             continue
         strictly = confidence
         if candidate.no_blob and reading.best_score < FAINT_SURE:
@@ -1089,8 +1088,7 @@ def _read(frame_bgr: np.ndarray, profile: Profile
                 confidence = min(confidence, cap)
         if symbol is not None and confidence < 0.5 and candidate.aspect <= SQUARE_BLOB:
             eased = min(symbol_confidence(reading, profile.calibration, eased=True), cap)
-            if eased >= 0.5 and not (_reads_as_print(frame_bgr, look, reading, symbol, profile) or
-                                     _foreign_colors(frame_bgr, look, reading, profile, gain)):
+            if eased >= 0.5 and not _print_on_table(frame_bgr, look, reading, symbol, profile, gain):
                 confidence = eased  # (see SQUARE_SCORE_SLACK)
         if candidate.doubtful and (symbol is None or confidence < 0.5):
             # A doubtful find read surely at first must end so (DOUBTFUL_LOGIT), or pass the
@@ -1361,6 +1359,15 @@ def _reads_as_print(frame_bgr: np.ndarray, look: Look, reading: FaceReading, sym
     camera nearer than at teaching carried 2.5 times a finger's most)."""
     return look.candidate.color == look.blob_color and \
         carries_too_much_ink(frame_bgr, reading, symbol, look.candidate.color, profile)
+
+
+def _print_on_table(frame_bgr: np.ndarray, look: Look, reading: FaceReading, symbol: str | None, profile: Profile,
+                    gain: float) -> bool:
+    """Whether `look`'s face, read as `symbol` (`reading`), is print on the table: too
+    much paint for its symbol (`_reads_as_print`) or colors no taught face had (`_foreign_colors`).
+    `gain`: the frame's exposure gain."""
+    return _reads_as_print(frame_bgr, look, reading, symbol, profile) or \
+        _foreign_colors(frame_bgr, look, reading, profile, gain)
 
 
 def _foreign_colors(frame_bgr: np.ndarray, look: Look, reading: FaceReading, profile: Profile, gain: float) -> bool:
