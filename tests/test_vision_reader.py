@@ -195,6 +195,28 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     assert on_truth() == [("blue", "gun", True)]
 
 
+def test_a_flat_die_on_one_blob_with_its_neighbour_is_read_at_the_frame_s_face_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bold scene 120, on red felt: a blue gun touches a blue finger, and the two make one long
+    # blob. Read at the size that blob's side gives, the gun fitted a squashed template about as
+    # well as an upright one, and the long blob made it a cocked die: unread, then taken for the
+    # finger's second face, and missed. Read again at the frame's face size it is a clear gun.
+    scene = random_scene(120, style="bold")
+    assert (scene.table, scene.light.kind) == ("felt_red", "mixed")
+    image, labels = render(scene)
+    profile = taught_on_renders("bold")
+    gun, finger = (min(labels["dice"], key=lambda d: math.dist(d["center"], at)) for at in ((1157, 353), (1224, 349)))
+    assert [(d["color"], d["symbol"]) for d in (gun, finger)] == [("blue", "gun"), ("blue", "finger")]
+
+    def on(truth: dict) -> list:
+        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
+                if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
+
+    assert on(gun) == [("blue", "gun", True)] and on(finger) == [("blue", "finger", True)]
+    monkeypatch.setattr(reader, "TWO_DICE_BLOB", 1.0)  # no long blob read again
+    assert on(gun) == [] and on(finger) == [("blue", "finger", True)]
+
+
 def _candidate_at(die: dict, share: float, profile: Profile) -> Candidate:
     """A square blob on a labelled die whose face it makes `share` of the die's labelled size."""
     return Candidate(die["color"], tuple(die["center"]), share * die["size"] * profile.blob_side_ratio, 0.95, 0.9, 1.0)
