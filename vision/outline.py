@@ -38,12 +38,7 @@ _FIRST = max(0, int(FROM / REACH * SAMPLES) - _GAP)
 def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, angle: float) -> np.ndarray:
     """The color step across the outline on each side of a die whose face, `size` pixels wide
     and turned by `angle` degrees, is centered at `center`: four values, weakest first."""
-    image, center = _within(frame_bgr, center, REACH * size)
-    polar = cv2.warpPolar(image, (SAMPLES, RAYS), (float(center[0]), float(center[1])), REACH * size,
-                          cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
-    opponent = cv2.transform(np.float32(polar), OPPONENT)
-    # OpenCV's calls on these small arrays cost a fraction of numpy's: this runs for every blob.
-    change = cv2.transform(cv2.absdiff(opponent[:, 2 * _GAP + _FIRST:], opponent[:, _FIRST:-2 * _GAP]), CHANNEL_SUM)
+    change = ray_steps(frame_bgr, center, REACH * size, RAYS, SAMPLES, 2 * _GAP, _FIRST)
     per_ray = cv2.reduce(change, 1, cv2.REDUCE_MAX).ravel()
     # Rays are at 0, 360/RAYS, ... degrees; turn them so each side's rays sit together (the
     # turned order looked up: two numpy calls fewer, each some 1.5 us).
@@ -51,6 +46,19 @@ def side_steps(frame_bgr: np.ndarray, center: tuple[float, float], size: float, 
     sides = np.sort(per_ray.take(_TURNED_RAYS[first_ray % RAYS]).reshape(4, RAYS // 4), axis=1)
     middle = RAYS // 8  # the median of a side's rays
     return np.sort((sides[:, middle - 1] + sides[:, middle]) * 0.5)
+
+
+def ray_steps(frame_bgr: np.ndarray, center: tuple[float, float], reach: float, rays: int, samples: int,
+              span: int, first: int) -> np.ndarray:
+    """The color steps along `rays` rays from `center`, `samples` points each out to `reach`
+    pixels (evenly round, the first pointing right): a (rays, n) array whose column i is the
+    change, summed over the opponent colors, from point first + i to point first + i + `span`."""
+    image, center = _within(frame_bgr, center, reach)
+    polar = cv2.warpPolar(image, (samples, rays), (float(center[0]), float(center[1])), reach,
+                          cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR)
+    opponent = cv2.transform(np.float32(polar), OPPONENT)
+    # OpenCV's calls on these small arrays cost a fraction of numpy's: this runs for every blob.
+    return cv2.transform(cv2.absdiff(opponent[:, first + span:], opponent[:, first:samples - span]), CHANNEL_SUM)
 
 
 def _within(frame_bgr: np.ndarray, center: tuple[float, float], radius: float
