@@ -34,7 +34,7 @@ def test_a_chip_is_a_disc_and_no_die_is() -> None:
 
 
 def test_a_chip_of_a_die_s_color_is_not_taken_for_a_die(monkeypatch: pytest.MonkeyPatch) -> None:
-    image, labels = _chip_scene()
+    image, _ = _chip_scene()
     profile = taught_on_renders("line")
 
     def on_chip() -> list:
