@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.labels import load_labelled
 from vision.outline import PAST_DIE, edges_past_face, side_steps
-from vision.reader import NULL_SYMBOL_CONFIDENCE, Die, _one_per_place, read_frame
+from vision.reader import NULL_SYMBOL_CONFIDENCE, TWO_FACES_SEEN, Die, _one_per_place, read_frame
 from vision.render import random_scene, render
 from vision.symbols import FACE_PX, WINDOW_PX, face_angle, face_window
 
@@ -152,9 +152,10 @@ def test_a_cocked_cube_whose_one_face_was_matched_is_reported_between_its_faces(
     # Classic scene 138, cocked dice drawn as cubes: a red die leaning 39 degrees, seen but not
     # read on its side face. Reported halfway to its blob, which holds mostly that face, it lay
     # more than half a side from its label on the top face: missed, and a phantom beside it.
+    # Its two faces seen, it is surely cocked: unread, but not doubtful (a die to roll again).
     label, on, beside = _read_around_cocked_cube(138, (507.2, 556.1))
     assert label["symbol"] is None
-    assert [(d.color, d.symbol) for d in on] == [("red", None)]
+    assert [(d.color, d.symbol, d.confidence) for d in on] == [("red", None, TWO_FACES_SEEN)]
     assert not beside
 
 

