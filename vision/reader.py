@@ -1766,9 +1766,8 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
     score, way = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
     if score < BETWEEN_FACES_MATCH:
         return die
-    if die.symbol is None:
-        return dataclasses.replace(die, center=_midway(reading, way), confidence=TWO_FACES_SEEN)
-    return dataclasses.replace(die, center=_midway(reading, way))
+    confidence = TWO_FACES_SEEN if die.symbol is None else die.confidence
+    return dataclasses.replace(die, center=_midway(reading, way), confidence=confidence)
 
 
 def _glare_doubted(frame_bgr: np.ndarray, die: Die, reading: FaceReading | None, profile: Profile) -> Die:
