@@ -5,11 +5,14 @@
     python benchmarks/vision_bench.py --no-photoreal
     python benchmarks/vision_bench.py --subsets 4 --styles         # box C taught on every 4 of its 8
     python benchmarks/vision_bench.py --no-photoreal --cocked-3d   # cocked dice drawn as 3D cubes
+    python benchmarks/vision_bench.py --no-photoreal --walls       # ... and flat ones with their walls
 
 Photoreal C: teach on C/teach, read C/test. Renderer styles: teach from `--teach` generated images
 of the style (every color x symbol present), read `--scenes` other freshly generated scenes.
 With `--cocked-3d` the scenes draw cocked dice as cubes leaning 20-45 degrees under the
 perspective camera (`vision.cube`), as box C's photos show them, instead of two flat faces.
+With `--walls` the flat dice are drawn as standing cubes under that camera too, showing the walls
+that face the point under its lens, as box C's photos show them.
 """
 
 from __future__ import annotations
@@ -156,23 +159,25 @@ CHANGES = {
 }
 
 
-def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False) -> None:
+def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False, walls: bool = False) -> None:
     from vision.render import random_scene, render
 
-    teach_set = [render(random_scene(TEACH_SEED_BASE + i, style=style, all_faces=True, cocked_3d=cocked_3d))
-                 for i in range(n_teach)]
+    teach_set = [render(random_scene(TEACH_SEED_BASE + i, style=style, all_faces=True, cocked_3d=cocked_3d,
+                                     walls=walls)) for i in range(n_teach)]
     started = time.perf_counter()
     profile = teach(teach_set)
     print(f"style {style}: taught from {n_teach} images in {time.perf_counter() - started:.1f} s")
     total, times, causes = Score(), [], Counter()
     for seed in range(n_scenes):
-        scene = random_scene(seed, style=style, cocked_3d=cocked_3d)
+        scene = random_scene(seed, style=style, cocked_3d=cocked_3d, walls=walls)
         image, labels = render(scene)
         read, ms = _timed_read(profile, image)
         times.append(ms)
         total = total + score_image(read, labels["dice"])
         causes += error_causes(scene, labels["dice"], read)
-    _report(f"style {style} ({n_scenes} scenes{', cocked dice as 3D cubes' if cocked_3d else ''})", total, times)
+    drawn = ", every die a 3D cube, flat ones showing their walls" if walls else \
+        ", cocked dice as 3D cubes" if cocked_3d else ""
+    _report(f"style {style} ({n_scenes} scenes{drawn})", total, times)
     print(f"  errors by cause: {causes_line(causes)}")
 
 
@@ -228,6 +233,8 @@ def main() -> None:
     parser.add_argument("--subsets", type=int, default=0, metavar="K",
                         help="also teach box C on each K of its teach images (4: 70 teachings, 2 minutes)")
     parser.add_argument("--cocked-3d", action="store_true", help="renderer scenes draw cocked dice as 3D cubes")
+    parser.add_argument("--walls", action="store_true",
+                        help="renderer scenes draw every die as a 3D cube, flat ones showing their walls (implies --cocked-3d)")
     args = parser.parse_args()
     cv2.setNumThreads(1)  # the figure that matters is one core of a Pi-class CPU
 
@@ -246,7 +253,7 @@ def main() -> None:
         print("renderer not available: styles skipped")
         return
     for style in args.styles if args.styles is not None else STYLES:
-        bench_style(style, args.teach, args.scenes, args.cocked_3d)
+        bench_style(style, args.teach, args.scenes, args.cocked_3d, args.walls)
 
 
 if __name__ == "__main__":

@@ -335,3 +335,46 @@ def test_render_command_passes_cocked_3d_through(tmp_path):
     cube, flat = (json.loads((tmp_path / f / "scene_0001.json").read_text())["dice"] for f in ("cube", "flat"))
     assert any("cocked_deg" in d for d in cube) and not any("cocked_deg" in d for d in flat)
     assert all(20 <= d["cocked_deg"] <= 45 for d in cube if d.get("cocked"))
+
+
+def test_walls_draw_flat_dice_as_standing_cubes_where_they_were_labelled():
+    """With walls every die is a cube under the scene's camera: a flat one stands (its walls
+    between its top face and the point under the lens), labelled and laid as without walls."""
+    kw = dict(n_dice=14, width=1200, height=900, die_size=70, cocked_fraction=0.2, hand=False, glare=False)
+    cubes, walled = random_scene(64, cocked_3d=True, **kw), random_scene(64, walls=True, **kw)
+    assert walled.walls and walled.cocked_3d and not cubes.walls
+    assert walled.dice == cubes.dice
+    (cubes_img, cubes_labels), (img, labels) = render(cubes), render(walled)
+    assert labels == cubes_labels
+    assert not np.array_equal(img, cubes_img)
+    nadir = np.asarray(walled.camera().nadir)
+    changed = np.abs(img.astype(int) - cubes_img.astype(int)).sum(axis=2) > 30
+    flat = [d for d in walled.dice if not d.cocked]
+    assert len(flat) >= 8
+    for d in flat:
+        cube = cocked_cube(d.center, d.size, d.angle, 0.0, walled.camera())
+        top = cube.top_polygon().astype(np.float32).reshape(-1, 1, 2)
+        assert cv2.pointPolygonTest(top, tuple(float(v) for v in d.center), True) > 0.4 * d.size
+        base = cube.image[list(cube.face("bottom"))].mean(axis=0)
+        # The table under a standing die lies nearer the point under the lens than its top.
+        assert np.linalg.norm(base - nadir) < np.linalg.norm(np.asarray(cube.top_center()) - nadir)
+    # Only the dice are drawn otherwise: pixels far from every die are as they were.
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    far = np.ones(img.shape[:2], bool)
+    for d in walled.dice:
+        far &= np.hypot(xx - d.center[0], yy - d.center[1]) > 3.0 * d.size
+    assert far.mean() > 0.2 and not changed[far].any()
+
+
+def test_render_command_passes_walls_through(tmp_path):
+    import json
+
+    from vision.render_cli import main_render
+
+    for flag, folder in ((["--walls"], tmp_path / "walls"), (["--cocked-3d"], tmp_path / "cube")):
+        assert main_render(["--count", "1", "--seed", "2", "--out", str(folder), "--size", "480x360",
+                            "--dice", "8", *flag]) == 0
+    walls, cube = (json.loads((tmp_path / f / "scene_0001.json").read_text())["dice"] for f in ("walls", "cube"))
+    assert walls == cube
+    assert not np.array_equal(cv2.imread(str(tmp_path / "walls" / "scene_0001.jpg")),
+                              cv2.imread(str(tmp_path / "cube" / "scene_0001.jpg")))

@@ -66,7 +66,7 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                  touching: float | None = None, distractors: bool | None = None,
                  hand: bool | str | None = None, edge: bool | None = None, all_faces: bool = False,
                  die_size: float | None = None, glare: bool | None = None,
-                 optics: Optics | None = None, cocked_3d: bool = False) -> Scene:
+                 optics: Optics | None = None, cocked_3d: bool = False, walls: bool = False) -> Scene:
     """A random but reproducible scene: same arguments, same scene.
 
     Options force a ``table`` kind, a ``light`` kind, the share of cocked dice, the chance that a
@@ -76,9 +76,12 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
     kept clear of the dice, unless ``hand="over"``: then it may cover dice, and those mostly
     hidden are left out of the labels. ``cocked_3d`` draws cocked dice as cubes leaning 20-45
     degrees under the perspective camera (``vision.cube``), as real photos show them; off, every
-    scene is what it was before the option existed. Raises ValueError when the dice cannot fit
-    the frame.
+    scene is what it was before the option existed. ``walls`` draws the flat dice as standing
+    cubes under that camera too, with the walls it sees (and implies ``cocked_3d``; the scene's
+    dice, table and light are those drawn without it). Raises ValueError when the dice cannot
+    fit the frame.
     """
+    cocked_3d = cocked_3d or walls
     rng = np.random.default_rng(seed)
     style = style or STYLES[int(rng.integers(len(STYLES)))]
     if style not in STYLES:
@@ -204,7 +207,7 @@ def random_scene(seed: int, style: str | None = None, n_dice: int | None = None,
                  dice=tuple(dice), seed=int(seed), distractors=tuple(items), hand=the_hand,
                  look=random_look(rng, style), view=view,
                  optics=optics or random_optics(rng, lit.gain), glare=tuple(spots),
-                 cocked_3d=cocked_3d)
+                 cocked_3d=cocked_3d, walls=walls)
 
 
 def scene_for_dice(dice: Sequence[DieSpec], seed: int, width: int = 1640, height: int = 1232, *,
@@ -289,10 +292,11 @@ def _die_height(d: DieSpec) -> float:
 
 
 def _cube(scene: Scene, d: DieSpec) -> Cube | None:
-    """The cube a die is drawn as: cocked, in a scene that draws cocked dice in 3D."""
-    if not (scene.cocked_3d and d.cocked):
-        return None
-    return cocked_cube(d.center, d.size, d.angle, d.tilt, scene.camera())
+    """The cube a die is drawn as: cocked, in a scene that draws cocked dice in 3D; flat, in one
+    that draws walls (a cube leaning 0 degrees stands)."""
+    if d.cocked:
+        return cocked_cube(d.center, d.size, d.angle, d.tilt, scene.camera()) if scene.cocked_3d else None
+    return cocked_cube(d.center, d.size, d.angle, 0.0, scene.camera()) if scene.walls else None
 
 
 def _hidden_by_hand(scene: Scene) -> set[int]:
@@ -329,7 +333,7 @@ def labels(scene: Scene) -> dict:
                 "size": round(float(d.size), 1), "angle": round(float(d.angle) % 360, 1)}
         if d.cocked:
             item["cocked"] = True
-        if cube is not None:
+        if cube is not None and d.cocked:
             item["cocked_deg"] = round(float(d.tilt), 1)
         if d.seat is not None:
             item["seat"] = d.seat
@@ -339,13 +343,15 @@ def labels(scene: Scene) -> dict:
 
 
 def _cube_symbols(d: DieSpec, seed: int) -> dict[str, str]:
-    """What each face of a cocked cube shows: its top and second faces as the die says, the
-    other faces of the same die, drawn from its own seed."""
+    """What each face of a cube shows: a cocked die's top and second faces as the die says, a
+    standing one's top its symbol, the other faces of the same die, drawn from its own seed."""
     faces = die_faces(d.color)
     rng = np.random.default_rng([seed, 1])
     others = ("end+", "end-", "back", "bottom")
-    return {"top": d.faces[0], "second": d.faces[1],
-            **{name: faces[int(j)] for name, j in zip(others, rng.integers(6, size=len(others)))}}
+    drawn = {name: faces[int(j)] for name, j in zip(others, rng.integers(6, size=len(others)))}
+    if d.cocked:
+        return {"top": d.faces[0], "second": d.faces[1], **drawn}
+    return {"top": d.symbol, "second": faces[int(rng.integers(6))], **drawn}
 
 
 def render(scene: Scene) -> tuple[np.ndarray, dict]:

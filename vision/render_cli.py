@@ -35,14 +35,15 @@ def write_renders(out: Path, style: str | None, count: int, seed: int,
                   size: tuple[int, int] | None, *, table: str | None = None,
                   light: str | None = None, n_dice: int | None = None, all_faces: bool = False,
                   quality: int = 85, prefix: str = "scene", cycle: bool = False,
-                  hand: bool | str | None = None, cocked_3d: bool = False) -> list[Path]:
+                  hand: bool | str | None = None, cocked_3d: bool = False, walls: bool = False) -> list[Path]:
     """Render ``count`` scenes into ``out`` as JPEG (quality ``quality``) + JSON labels.
 
     ``size`` None alternates the two camera frame sizes. ``cycle`` steps tables and lights
     through every kind (offset by the seed) instead of drawing them at random, so a small set
     still covers them all. ``hand``: None random, False never, True clear of the dice,
     "over" possibly covering dice (mostly hidden ones are left out of the labels).
-    ``cocked_3d`` draws cocked dice as tilted cubes under the perspective camera.
+    ``cocked_3d`` draws cocked dice as tilted cubes under the perspective camera; ``walls``
+    flat ones as standing cubes under it, with the walls it sees (and implies ``cocked_3d``).
     """
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -52,7 +53,7 @@ def write_renders(out: Path, style: str | None, count: int, seed: int,
         t = table or (TABLE_KINDS[(seed + 3 * i) % len(TABLE_KINDS)] if cycle else None)
         lt = light or (LIGHT_KINDS[(seed + i) % len(LIGHT_KINDS)] if cycle else None)
         scene = random_scene(s, style=style, n_dice=n_dice, width=w, height=h, table=t, light=lt,
-                             all_faces=all_faces, hand=hand, cocked_3d=cocked_3d)
+                             all_faces=all_faces, hand=hand, cocked_3d=cocked_3d, walls=walls)
         # The written JPEG is the compression step: compressing twice only adds bytes.
         scene = dataclasses.replace(scene, optics=dataclasses.replace(scene.optics, jpeg_quality=None))
         image, labels = render(scene)
@@ -69,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
                           all_faces=args.all_faces, quality=args.quality, prefix=args.prefix,
                           cycle=args.cycle, hand={"random": None, "no": False, "yes": True,
                                                   "over": "over"}[args.hand],
-                          cocked_3d=args.cocked_3d)
+                          cocked_3d=args.cocked_3d, walls=args.walls)
     print(json.dumps({"out": args.out, "images": len(paths)}))
     return 0
 
@@ -93,6 +94,8 @@ def add_render_command(subparsers: argparse._SubParsersAction) -> argparse.Argum
                    help="a hand in view: clear of the dice ('yes') or over them ('over')")
     p.add_argument("--cocked-3d", action="store_true",
                    help="draw cocked dice as tilted 3D cubes (as photos show them), not as two flat faces")
+    p.add_argument("--walls", action="store_true",
+                   help="draw every die as a 3D cube, flat ones with the walls the camera sees (implies --cocked-3d)")
     p.add_argument("--quality", type=int, default=85, help="JPEG quality of the written files")
     p.add_argument("--prefix", default="scene")
     p.set_defaults(run=_run)

@@ -102,7 +102,10 @@ DEFAULT_LOOK = DiceLook(white=(0.80, 0.90, 0.93), red=(0.10, 0.09, 0.66), blue=(
 class Scene:
     """Everything needed to render one frame; rendering the same scene gives the same image.
     ``cocked_3d``: cocked dice are drawn as tilted cubes under the perspective camera (and
-    labelled at their top face's middle, with ``cocked_deg``) instead of as two flat faces."""
+    labelled at their top face's middle, with ``cocked_deg``) instead of as two flat faces.
+    ``walls``: flat dice are drawn as standing cubes under that camera too, showing the walls
+    that face the point under its lens, the more the farther out they lie, as a real camera
+    sees them (box C's photos); off, a flat die shows its top face only."""
 
     width: int
     height: int
@@ -119,6 +122,7 @@ class Scene:
     glare: tuple[tuple[float, float, float, float], ...] = ()
     noise_seed: int | None = None
     cocked_3d: bool = False
+    walls: bool = False
 
     def camera(self) -> View:
         return self.view or View((self.width / 2, self.height / 2), 4.0 * max(self.width, self.height))
