@@ -104,8 +104,9 @@ class Scene:
     ``cocked_3d``: cocked dice are drawn as tilted cubes under the perspective camera (and
     labelled at their top face's middle, with ``cocked_deg``) instead of as two flat faces.
     ``walls``: flat dice are drawn as standing cubes under that camera too, showing the walls
-    that face the point under its lens, the more the farther out they lie, as a real camera
-    sees them (box C's photos); off, a flat die shows its top face only."""
+    that face the point under its lens, the more the farther out they lie, painted with the
+    die's other faces as a real camera sees them (box C's photos); off, those sides are drawn
+    plain, as shaded quads under the top face (``vision.die_draw``)."""
 
     width: int
     height: int
