@@ -120,7 +120,8 @@ class ColorModel:
         """Per pixel: posterior of the table (*shape) and die color given die, one plane per
         die color (len(classes) - 1, *shape): contiguous planes, which the detector thresholds
         and blurs one by one."""
-        index = bin_index(bgr)
+        # np.take makes its indices intp: once here, not for each of the four tables (0.25 ms).
+        index = bin_index(bgr).astype(np.intp)
         table = np.take(self._posterior_planes[0], index, mode="clip")  # (see `_lookup`)
         return table, _lookup(self._die_color_planes, index)
 
