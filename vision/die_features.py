@@ -148,24 +148,27 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
         return np.zeros(N_SHAPE, np.float32)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
-    gx2, gy2 = gx * gx, gy * gy
-    m2 = gx2 + gy2 + 1e-6
-    c2, s2 = gx2 - gy2, 2 * gx * gy  # m^2 e^{2i theta}
-    # m, and m^4 e^{4i theta} over m^3, as three rows of one array: each sum below is one call.
-    terms = np.empty((3, gx.size), np.float32)
-    m, c4, s4 = (t.reshape(gx.shape) for t in terms)
-    np.sqrt(m2, out=m)
-    m3 = m2 * m
-    np.divide(c2 * c2 - s2 * s2, m3, out=c4)
-    np.divide(2 * c2 * s2, m3, out=s4)
     # Distances from (x, y) by broadcasting a row against a column: no full grids of indices.
     d = np.hypot(np.arange(crop.shape[1]) - (x - max(0, x0)),
                  (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
     disc = d < 0.78
     rim = (d > 0.32) & disc
-    # `compress` keeps each row contiguous, so each row sums as m[mask].sum() would (same order).
-    m_disc, c_disc, s_disc = (float(v) for v in np.compress(disc.ravel(), terms, axis=1).sum(axis=1))
-    m_rim, c_rim, s_rim = (float(v) for v in np.compress(rim.ravel(), terms, axis=1).sum(axis=1))
+    # Only the disc's gradients are summed: the terms are worked out for its pixels alone (a
+    # half the crop), in the crop's order, so each sum adds the same values in the same order.
+    gx, gy = gx[disc], gy[disc]
+    gx2, gy2 = gx * gx, gy * gy
+    m2 = gx2 + gy2 + 1e-6
+    c2, s2 = gx2 - gy2, 2 * gx * gy  # m^2 e^{2i theta}
+    # m, and m^4 e^{4i theta} over m^3, as three contiguous rows of one array: each sum below is
+    # one call, and along a contiguous row as m[disc].sum() would be.
+    terms = np.empty((3, gx.size), np.float32)
+    m, c4, s4 = terms
+    np.sqrt(m2, out=m)
+    m3 = m2 * m
+    np.divide(c2 * c2 - s2 * s2, m3, out=c4)
+    np.divide(2 * c2 * s2, m3, out=s4)
+    m_disc, c_disc, s_disc = (float(v) for v in terms.sum(axis=1))
+    m_rim, c_rim, s_rim = (float(v) for v in np.compress(rim[disc], terms, axis=1).sum(axis=1))
     return np.array([math.hypot(c_disc, s_disc) / (m_disc + 1e-3), math.hypot(c_rim, s_rim) / (m_rim + 1e-3),
                      m_rim / (m_disc + 1e-3)], np.float32)
 
