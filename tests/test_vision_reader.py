@@ -17,7 +17,7 @@ from vision.detect import Candidate, find_all_candidates, find_candidates
 from vision.exposure import exposure_gain
 from vision.labels import load_labelled
 from vision.profile import Calibration, Profile
-from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, FaceReading, _plausible,
+from vision.reader import (CLEARLY_UPRIGHT_CONFIDENCE, FOREIGN_RIM, NULL_SYMBOL_CONFIDENCE, Die, FaceReading, _plausible,
                            _read_at_best_scale, _sure, carries_too_much_ink, read_candidate, read_face, read_frame,
                            symbol_confidence, symbol_reading, too_long_for_its_face, typical_face_size)
 from vision.render import random_scene, render
@@ -389,6 +389,38 @@ def test_a_numeral_of_the_mat_that_reads_as_a_symbol_is_no_die() -> None:
     assert not [d for d in dice if math.dist(d.center, other) < 40.0], dice
     # The frame's dice, read surely, carry no more paint than their symbols did in teaching.
     assert score_image([d.to_json() for d in dice], labels["dice"]).missed == 0
+
+
+def test_print_read_doubtfully_or_as_no_symbol_is_no_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cream letters on a teal mat, taught on four images: a blob of them, white-die colored and
+    # die-sized, passes the die-or-not model, and its face reads no symbol, so it was reported as
+    # a white die seen but not read. Its "paint" is the mat's teal showing between the letters,
+    # a color no taught white die's paint had.
+    profile, image, labels = _printed_mat_taught_on_four()
+    letters = (1690.0, 773.0)
+    assert all(math.dist(letters, d["center"]) > d["size"] for d in labels["dice"])
+
+    def there(dice: list[Die]) -> list[Die]:
+        return [d for d in dice if math.dist(d.center, letters) < 40.0]
+
+    dice = read_frame(image, profile)
+    assert there(dice) == []
+    assert score_image([d.to_json() for d in dice], labels["dice"]).missed == 0
+    # Read doubtfully as a symbol (as other teachings read such letters), it is print too.
+    symbol_reading = reader.symbol_reading
+
+    def doubtful_there(reading: FaceReading, calibration: Calibration, aspect: float) -> tuple[str | None, float]:
+        if math.dist(reading.center, letters) < 40.0:
+            return reading.best_symbol, NULL_SYMBOL_CONFIDENCE
+        return symbol_reading(reading, calibration, aspect)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reader, "symbol_reading", doubtful_there)
+        assert there(read_frame(image, profile)) == []
+        patch.setattr(reader, "_foreign_colors", lambda *args: False)
+        assert [(d.color, d.symbol) for d in there(read_frame(image, profile))] == [("white", "gun")]
+    monkeypatch.setattr(reader, "_foreign_colors", lambda *args: False)
+    assert [(d.color, d.symbol) for d in there(read_frame(image, profile))] == [("white", None)]
 
 
 def test_a_face_is_weighed_for_print_on_the_pixels_its_symbol_matched() -> None:
