@@ -153,7 +153,7 @@ def shape_features(base: Base, x: float, y: float, side: float) -> np.ndarray:
                  (np.arange(crop.shape[0]) - (y - max(0, y0)))[:, None]) / side
     disc = d < 0.78
     rim = (d > 0.32) & disc
-    # Only the disc's gradients are summed: the terms are worked out for its pixels alone (a
+    # Only the disc's gradients are summed: the terms are worked out for its pixels alone (about
     # half the crop), in the crop's order, so each sum adds the same values in the same order.
     gx, gy = gx[disc], gy[disc]
     gx2, gy2 = gx * gx, gy * gy

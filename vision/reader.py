@@ -153,8 +153,8 @@ SECOND_FACE_ALIKE = (0.1, 0.2, 0.3, 0.7)
 # SECOND_FACE_SCAN_INWARD): a real camera sees a flat die's sides that face the middle, the more
 # the farther out it lies, and they carry symbols too. Box C's 70 four-image teachings: two flat
 # white dice 9-12 sides from the middle so asked 198 times (cosines 0.5-1.0), and none after;
-# cubes: 34 of 43 cocked dice still found at 0.45, 31 at 0.3 (the renderer draws no flat die's
-# sides). Cubes, 300 scenes per style: errors 462 -> 430 (wrong 171 -> 139), flagged 1409 ->
+# cubes: 34 of 43 cocked dice still found at 0.45, 31 at 0.3 (those scenes paint no flat die's
+# sides; `--walls` scenes do). Cubes, 300 scenes per style: errors 462 -> 430 (wrong 171 -> 139), flagged 1409 ->
 # 1441, cocked dice null or flagged 709 -> 741, every flat die read as before; the renderer's
 # 1200 scenes read exactly as before.
 SECOND_FACE_SCAN = ((0.6, 0.65, 0.7), (0.35, 0.5))
@@ -1429,8 +1429,8 @@ def _foreign_colors(frame_bgr: np.ndarray, look: Look, reading: FaceReading, pro
     A face on a blob of its color carries paint farther than FOREIGN_PAINT from every taught
     paint of its color (the mat showing through print as paint). A face the rim recolored, whose
     paint is not measured (see `_reads_as_print`), is of the palest color and its body lies
-    farther than FOREIGN_BODY from every taught body of that color. A profile taught before face colors were
-    kept has none, and no face fails them. `gain`: the frame's exposure gain."""
+    farther than FOREIGN_BODY from every taught body of that color. A profile taught before face
+    colors were kept has none, and no face fails them. `gain`: the frame's exposure gain."""
     color = look.candidate.color
     recolored = color != look.blob_color
     colors = profile.body_colors if recolored else profile.paint_colors
