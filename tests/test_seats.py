@@ -20,6 +20,7 @@ from vision.seats import (
     load_zones,
     save_zones,
     stash_mismatches,
+    why_asked,
     zones_path,
 )
 
@@ -138,11 +139,35 @@ def test_check_stash_says_what_is_missing_extra_and_flagged() -> None:
     assert messages == [
         "Bob: saw 1 red die too many",
         "Bob: expected 3 blue dice, saw 2",
-        "Bob: 2 dice could not be read (flagged)",
+        "Bob: 1 red die could not be read",
+        "Bob: 1 white die not read for sure (a cocktail?)",
     ]
     structured = stash_mismatches("Bob", dice, {"white": 1, "red": 2, "blue": 3})
     assert structured[1] == Mismatch("missing", "Bob", "blue", 3, 2, 1, "Bob: expected 3 blue dice, saw 2")
-    assert [m.kind for m in structured] == ["extra", "missing", "flagged"]
+    assert [m.kind for m in structured] == ["extra", "missing", "unread", "doubtful"]
+
+
+def test_check_stash_says_which_dice_to_look_at_and_why() -> None:
+    # A die read with no symbol surely has no face on top (cocked): roll it again. One seen but
+    # not read, or read doubtfully, is asked as such; each colour on its own line.
+    dice = [
+        Die("red", None, (0, 0), confidence=0.9),
+        Die("red", None, (0, 0), confidence=0.8),
+        Die("blue", None, (0, 0), confidence=0.3),
+        Die("white", "gun", (0, 0), confidence=0.4),
+        Die("white", "gavel", (0, 0), confidence=0.2),
+        Die("white", "gun", (0, 0), confidence=0.45),
+        Die("blue", "gun", (0, 0), confidence=0.95),
+    ]
+    assert [why_asked(die) for die in dice] == ["cocked", "cocked", "unread", "doubtful", "doubtful", "doubtful", None]
+    assert check_stash("Cy", dice, {"white": 3, "red": 2, "blue": 2}) == [
+        "Cy: 2 red dice look cocked: roll them again",
+        "Cy: 1 blue die could not be read",
+        "Cy: 3 white dice not read for sure (a gun or a gavel?)",
+    ]
+    assert check_stash("Cy", dice[:1], {"red": 1}) == ["Cy: 1 red die looks cocked: roll it again"]
+    counted = stash_mismatches("Cy", dice, {"white": 3, "red": 2, "blue": 2})
+    assert [(m.kind, m.color, m.count) for m in counted] == [("cocked", "red", 2), ("unread", "blue", 1), ("doubtful", "white", 3)]
 
 
 def test_check_stash_is_quiet_when_the_stash_adds_up_and_counts_unexpected_colours() -> None:

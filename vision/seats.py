@@ -200,12 +200,25 @@ def is_flagged(die: DieLike) -> bool:
     return die.symbol is None or die.confidence < FLAG_CONFIDENCE
 
 
+def why_asked(die: DieLike) -> str | None:
+    """Why a die is asked of the player (None: it is not, `is_flagged`): "cocked" when the
+    reader is sure no face is on top (no symbol, read surely), "unread" when it saw a die but
+    could not read it, "doubtful" when it read a symbol but not surely."""
+    if not is_flagged(die):
+        return None
+    if die.symbol is None:
+        return "cocked" if die.confidence >= FLAG_CONFIDENCE else "unread"
+    return "doubtful"
+
+
 @dataclass(frozen=True)
 class Mismatch:
     """One thing the camera saw that does not fit the expected stash.
 
-    kind: "missing" (fewer dice of `color` than expected), "extra" (more), "flagged" (`count`
-    dice that could not be read), "outside" (`count` dice in no seat's zone; `seat` is None).
+    kind: "missing" (fewer dice of `color` than expected), "extra" (more), "cocked" (`count`
+    dice of `color` with no face on top), "unread" (`count` dice of `color` seen but not read),
+    "doubtful" (`count` dice of `color` read, but not surely), "outside" (`count` dice in no
+    seat's zone; `seat` is None). The last four are what `why_asked` says of each die.
     """
 
     kind: str
@@ -221,11 +234,25 @@ def _dice(count: int) -> str:
     return "die" if count == 1 else "dice"
 
 
+def _asked_message(seat_name: str, kind: str, color: str, dice: Sequence[DieLike]) -> str:
+    """The sentence that asks a player about `dice` of `color`, all asked for `kind`."""
+    count, one = len(dice), len(dice) == 1
+    what = f"{seat_name}: {count} {color} {_dice(count)}"
+    if kind == "cocked":
+        return f"{what} {'looks' if one else 'look'} cocked: roll {'it' if one else 'them'} again"
+    if kind == "unread":
+        return f"{what} could not be read"
+    guesses = " or ".join(dict.fromkeys(f"a {die.symbol}" for die in dice))
+    return f"{what} not read for sure ({guesses}?)"
+
+
 def stash_mismatches(seat_name: str, dice_of_seat: Iterable[DieLike], expected: Mapping[str, int]) -> list[Mismatch]:
     """Compare the dice seen in a seat's zone with its expected stash (dice per colour).
 
     Every die counts under the colour read for it, flagged or not (colour is far surer than the
-    symbol); flagged dice are reported besides, so the player can be asked about them.
+    symbol); flagged dice are reported besides, per colour and per why they are asked
+    (`why_asked`: cocked, unread, doubtful), so the player knows which die to look at and what
+    to do about it.
     """
     dice = list(dice_of_seat)
     seen = Counter(die.color for die in dice)
@@ -239,10 +266,13 @@ def stash_mismatches(seat_name: str, dice_of_seat: Iterable[DieLike], expected: 
             extra = got - want
             message = f"{seat_name}: saw {extra} {color} {_dice(extra)} too many"
             result.append(Mismatch("extra", seat_name, color, want, got, extra, message))
-    flagged = sum(1 for die in dice if is_flagged(die))
-    if flagged:
-        message = f"{seat_name}: {flagged} {_dice(flagged)} could not be read (flagged)"
-        result.append(Mismatch("flagged", seat_name, None, None, None, flagged, message))
+    colors = list(expected) + sorted(set(seen) - set(expected))
+    for kind in ("cocked", "unread", "doubtful"):
+        for color in colors:
+            asked = [die for die in dice if die.color == color and why_asked(die) == kind]
+            if asked:
+                message = _asked_message(seat_name, kind, color, asked)
+                result.append(Mismatch(kind, seat_name, color, None, None, len(asked), message))
     return result
 
 
