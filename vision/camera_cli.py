@@ -140,7 +140,7 @@ def _read(frame: np.ndarray, profile_path: str | None) -> tuple[list, str]:
     """Read the dice with the reader, if the reader is installed; (dice, how it was read)."""
     try:
         from vision import profile as profiles
-        from vision.reader import read_frame
+        from vision.reader import prepare, read_frame
     except ImportError as error:
         return [], f"reader not available ({error})"
     if profile_path:
@@ -152,6 +152,7 @@ def _read(frame: np.ndarray, profile_path: str | None) -> tuple[list, str]:
         except Exception as error:  # no built-in profile yet: still save and show the frame
             return [], f"not read: no built-in profile ({error}); teach one and pass --profile"
         source = "built-in profile"
+    prepare()  # what a process's first reading does once, before the clock: the time shown is the frame's
     started = time.perf_counter()
     dice = list(read_frame(frame, profile))
     return dice, f"{source}, {1000 * (time.perf_counter() - started):.0f} ms"

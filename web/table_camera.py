@@ -31,7 +31,7 @@ from vision.camera_owner import CameraOwner, Snapshot
 from vision.demo_camera import DemoCamera, DemoTable
 from vision.overlay import draw_reading, draw_zones
 from vision.profile import Profile, default_profile
-from vision.reader import Die, Lamp, read_under_lamp
+from vision.reader import Die, Lamp, prepare, read_under_lamp
 from vision.seats import Zones, assign, load_or_default_zones, outside_mismatch, stash_mismatches, stash_slots, zones_path, save_zones
 
 log = logging.getLogger(__name__)
@@ -186,6 +186,7 @@ class TableCamera:
 
     def _read_loop(self) -> None:
         # Reading takes tens of milliseconds to seconds on a Pi: never in the camera's own thread.
+        prepare()  # once, in this thread, so the table's first reading is as quick as the rest
         while not self._stop.is_set():
             self._work.wait()
             self._work.clear()
