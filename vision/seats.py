@@ -257,7 +257,8 @@ def stash_mismatches(seat_name: str, dice_of_seat: Iterable[DieLike], expected: 
     dice = list(dice_of_seat)
     seen = Counter(die.color for die in dice)
     result: list[Mismatch] = []
-    for color in list(expected) + sorted(set(seen) - set(expected)):
+    colors = list(expected) + sorted(set(seen) - set(expected))  # the stash's order, then any other
+    for color in colors:
         want, got = int(expected.get(color, 0)), seen.get(color, 0)
         if got < want:
             message = f"{seat_name}: expected {want} {color} {_dice(want)}, saw {got}"
@@ -266,7 +267,6 @@ def stash_mismatches(seat_name: str, dice_of_seat: Iterable[DieLike], expected: 
             extra = got - want
             message = f"{seat_name}: saw {extra} {color} {_dice(extra)} too many"
             result.append(Mismatch("extra", seat_name, color, want, got, extra, message))
-    colors = list(expected) + sorted(set(seen) - set(expected))
     for kind in ("cocked", "unread", "doubtful"):
         for color in colors:
             asked = [die for die in dice if die.color == color and why_asked(die) == kind]
