@@ -223,12 +223,16 @@ def test_a_find_under_the_bar_that_does_not_read_surely_is_no_die(monkeypatch: p
 
 
 def test_a_cocked_die_the_finder_scores_under_its_bar_is_asked_of_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 225: a white die cocked against white ones on a pale table. No blob was
-    # taken for it and the finder scores it under its bar; its face reads as no symbol, its
-    # outline steps softly where its top face meets its slanted one: a die seen but not read.
+    # Classic scene 182: a white die cocked on a gingham cloth. No blob was taken for it and the
+    # finder scores it under its bar (0.36, the floor 0.27); its face reads as no symbol, its
+    # outline steps softly on its weakest side (76, the bar 160), and the face matched lies 0.06
+    # sides from where it was found (the bar 0.15): a die seen but not read. (The test's first
+    # die, scene 225's, had margins too thin to hold on every machine: on the machine of
+    # 2026-11-30 its outline ran on past any die's at 2.28 toward a white neighbour, over
+    # RUNS_PAST_DIE's 2.0, and it was dropped as print.)
     profile = taught_on_renders("classic")
-    image, labels = render(random_scene(225, style="classic"))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (438.2, 1118.1)))
+    image, labels = render(random_scene(182, style="classic"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1089.9, 661.0)))
     assert (die["color"], die["symbol"]) == ("white", None)
     assert [(d.color, d.symbol, d.confidence < 0.5) for d in _on(die, read_frame(image, profile))] == \
         [("white", None, True)]
