@@ -167,7 +167,8 @@ def test_check_stash_says_which_dice_to_look_at_and_why() -> None:
     ]
     assert check_stash("Cy", dice[:1], {"red": 1}) == ["Cy: 1 red die looks cocked: roll it again"]
     counted = stash_mismatches("Cy", dice, {"white": 3, "red": 2, "blue": 2})
-    assert [(m.kind, m.color, m.count) for m in counted] == [("cocked", "red", 2), ("unread", "blue", 1), ("doubtful", "white", 3)]
+    assert [(m.kind, m.color, m.count) for m in counted] == \
+        [("cocked", "red", 2), ("unread", "blue", 1), ("doubtful", "white", 3)]
 
 
 def test_check_stash_is_quiet_when_the_stash_adds_up_and_counts_unexpected_colours() -> None:

@@ -218,7 +218,8 @@ class Mismatch:
     kind: "missing" (fewer dice of `color` than expected), "extra" (more), "cocked" (`count`
     dice of `color` with no face on top), "unread" (`count` dice of `color` seen but not read),
     "doubtful" (`count` dice of `color` read, but not surely), "outside" (`count` dice in no
-    seat's zone; `seat` is None). The last four are what `why_asked` says of each die.
+    seat's zone; `seat` is None). Cocked, unread and doubtful are what `why_asked` says of each
+    die.
     """
 
     kind: str
@@ -267,9 +268,10 @@ def stash_mismatches(seat_name: str, dice_of_seat: Iterable[DieLike], expected: 
             extra = got - want
             message = f"{seat_name}: saw {extra} {color} {_dice(extra)} too many"
             result.append(Mismatch("extra", seat_name, color, want, got, extra, message))
+    whys = [why_asked(die) for die in dice]  # once a die, not once a kind and colour
     for kind in ("cocked", "unread", "doubtful"):
         for color in colors:
-            asked = [die for die in dice if die.color == color and why_asked(die) == kind]
+            asked = [die for die, why in zip(dice, whys) if die.color == color and why == kind]
             if asked:
                 message = _asked_message(seat_name, kind, color, asked)
                 result.append(Mismatch(kind, seat_name, color, None, None, len(asked), message))
