@@ -12,6 +12,7 @@ import numpy as np
 
 
 def halved(frame_bgr: np.ndarray) -> np.ndarray:
-    """The frame at half its size, each pixel the mean of 2 x 2 (a frame with an odd number of
-    rows or columns is resampled by a little over 2 that way instead: OpenCV's area resize)."""
+    """The frame at half its size, each pixel the mean of 2 x 2 (of a frame with an odd number
+    of rows or columns, a weighted mean of a little more: OpenCV's area resize to half the size,
+    rounded down)."""
     return cv2.resize(frame_bgr, (frame_bgr.shape[1] // 2, frame_bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
