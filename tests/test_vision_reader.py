@@ -130,13 +130,25 @@ def test_a_face_that_reads_clearly_is_a_die_whatever_its_blob_looks_like() -> No
     assert [(d.color, d.symbol) for d in near] == [("white", "cocktail")] and near[0].confidence > 0.5
 
 
-def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones() -> None:
-    # A wide view: the dice near the frame's right edge show the camera a side as well as their
-    # top, so their blobs are bigger than their faces; read at the blob's size, three of them
-    # fit no face well enough to be sure.
-    image, labels = load_labelled(str(PHOTOREAL / "more" / "c_test_019.jpg"))
-    score = read_and_score(taught("photoreal-c"), [(image, labels)])
-    assert score.read == score.dice and score.errors == 0 and score.flagged == 0, score
+def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A blue finger far to the left of a wide view shows the camera a side as well as its top,
+    # so its blob is a twentieth bigger than the sure dice's faces (92 px against 88), its extra
+    # toward the frame's middle. Read at the blob's size its face matched only at 0.68, read as
+    # no symbol, and it was asked of the player; read at the sure dice's size it matches at 0.78,
+    # a finger, surely.
+    image, labels = load_labelled(str(PHOTOREAL / "cocked" / "c_test_018.jpg"))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (365.0, 625.0)))
+    assert (die["color"], die["symbol"]) == ("blue", "finger")
+    profile = taught("photoreal-c")
+
+    def on_die() -> list:
+        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
+                if math.dist(d.center, die["center"]) <= die["size"] / 2]
+
+    assert on_die() == [("blue", "finger", True)]
+    # No blob's extra counts as lying toward the middle: the face stays read at the blob's size.
+    monkeypatch.setattr(reader, "SIDE_TOWARD_MIDDLE", 2.0)
+    assert on_die() == [("blue", None, False)]
 
 
 def test_a_doubtful_face_is_read_at_the_size_its_templates_fit_best() -> None:
@@ -149,12 +161,12 @@ def test_a_doubtful_face_is_read_at_the_size_its_templates_fit_best() -> None:
 
 
 def test_a_face_read_a_tenth_too_small_is_read_again_at_its_size() -> None:
-    # Each flat die of classic scene 81, its face read from its labelled center at 0.9 of its
-    # labelled size: most are doubtful so, and read again at the size that fits best they read
-    # the labelled symbol at their own size, nearly all of them surely. A face sure already is
+    # Each of the 24 flat dice of classic scene 17, its face read from its labelled center at 0.9
+    # of its labelled size: 22 are doubtful so, and read again at the size that fits best 19 of
+    # them read the labelled symbol at their own size, all 19 surely. A face sure already is
     # left as it was.
     profile = taught_on_renders("classic")
-    image, labels = render(random_scene(81, style="classic"))
+    image, labels = render(random_scene(17, style="classic"))
     gain, moved = exposure_gain(image), []
     for die in labels["dice"]:
         look = read_candidate(image, _candidate_at(die, 0.9, profile), profile, gain, die["size"])
@@ -166,7 +178,7 @@ def test_a_face_read_a_tenth_too_small_is_read_again_at_its_size() -> None:
             moved.append(_sure(again, profile))
             assert again.reading.best_symbol == die["symbol"], (die, again.reading)
             assert abs(again.reading.size / die["size"] - 1.0) < 0.03, (die, again.reading)
-    assert len(moved) >= 20 and sum(moved) >= 20, moved
+    assert len(moved) >= 19 and sum(moved) >= 19, moved
 
 
 def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -345,15 +357,21 @@ def test_a_face_far_off_its_blob_s_centroid_is_read_from_around_it() -> None:
 
 
 def test_a_long_blob_whose_face_reads_as_nothing_is_no_die() -> None:
-    # A light streak of a printed cloth between its dots makes a long white blob that the
-    # die-or-not model let through; with no face to read it was reported as a die nobody could
-    # read.
-    profile = taught_on_renders("line")
-    image, labels = render(random_scene(96, style="line"))
-    streak = (1307.0, 307.0)
-    assert all(math.dist(streak, d["center"]) > d["size"] for d in labels["dice"])
+    # Classic scene 93: a card's white border, at its corner between a blue gun and the mat's
+    # printed letters, makes a blob more than twice as long as wide (its rim, the gun's and the
+    # mat's blue, makes it a blue one) that the die-or-not model let through; with no face to
+    # read it was reported as a die nobody could read, in the gun's place: the gun, read surely,
+    # was asked of the player.
+    profile = taught_on_renders("classic")
+    image, labels = render(random_scene(93, style="classic"))
+    strip = (676.0, 76.0)
+    assert all(math.dist(strip, d["center"]) > d["size"] / math.sqrt(2) for d in labels["dice"])
+    gun = min(labels["dice"], key=lambda d: math.dist(d["center"], strip))
+    assert (gun["color"], gun["symbol"]) == ("blue", "gun")
     dice = read_frame(image, profile)
-    assert not [d for d in dice if math.dist(d.center, streak) < 40.0], dice
+    assert not [d for d in dice if math.dist(d.center, strip) < 40.0], dice
+    there = [(d.color, d.symbol, d.confidence >= 0.5) for d in dice if math.dist(d.center, gun["center"]) <= gun["size"] / 2]
+    assert there == [("blue", "gun", True)], there
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert score.missed == score.phantoms == 0, score
 
@@ -865,7 +883,7 @@ def test_a_fingertip_is_not_taken_for_a_die_seen_but_not_read() -> None:
 
 
 @pytest.mark.parametrize("style, seed, at", [
-    ("line", 36, (815.7, 353.0)),  # a white finger
+    ("line", 207, (705.1, 945.7)),  # a blue finger
     ("classic", 10, (1012.2, 287.8)),  # a blue gavel
     ("bold", 16, (1435.4, 841.5)),  # a red cocktail
     ("classic", 85, (1288.0, 909.0)),  # a white gavel on a white cloth, which the finder found
@@ -884,19 +902,24 @@ def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_sur
     assert there and all(d.confidence < 0.5 for d in there), there
 
 
-def test_a_white_die_whose_blob_runs_into_a_cream_card_is_read_where_it_lies(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 273: a white die on wood between red ones, touching a cream card at a corner.
-    # Its blob takes in the card's edge, four tenths wider than a die's: read at the blob's middle
-    # and size its face matches nothing, and the finder scores it far under its bar. Read again
-    # at the frame's usual size from starts spread over its blob, it is a gun, surely.
-    labels, read = _rendered_and_read("classic", 273, "wood_dark", "warm")
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (951.0, 594.3)))
-    assert (die["color"], die["symbol"]) == ("white", "gun")
+def test_a_white_die_whose_blob_takes_in_the_light_table_beside_it_is_read_where_it_lies(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 13 with a card, tokens and coins about: a white die on a light printed cloth,
+    # beside a blue one. Its blob takes in the light cloth beside it, as a white die's takes in a
+    # cream card it touches: a third wider than the frame's dice (87 px against 64). Read at the
+    # blob's middle and size its face matches at 0.55 only, and it was asked of the player,
+    # unread. Read again at the frame's usual size from starts spread over its blob, it is a
+    # gavel, surely.
+    scene = random_scene(13, style="classic", distractors=True)
+    assert (scene.table, scene.light.kind) == ("cloth_print", "mixed")
+    image, labels = render(scene)
+    profile = taught_on_renders("classic")
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1576.5, 841.6)))
+    assert (die["color"], die["symbol"]) == ("white", "gavel")
 
-    def on(dice: list) -> list:
-        return [(d.color, d.symbol, d.confidence >= 0.5) for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
+    def on() -> list:
+        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
+                if math.dist(d.center, die["center"]) <= die["size"] / 2]
 
-    assert on(read) == [("white", "gun", True)]
+    assert on() == [("white", "gavel", True)]
     monkeypatch.setattr(reader, "BIG_BLOB", math.inf)
-    image, _ = render(random_scene(273, style="classic"))
-    assert on(read_frame(image, taught_on_renders("classic"))) == []
+    assert on() == [("white", None, False)]

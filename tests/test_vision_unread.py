@@ -58,11 +58,11 @@ def test_a_cocked_die_whose_face_is_not_read_is_reported_at_its_middle() -> None
 
 
 # Leaning dice that no face reading redeems, each kept by one of the unread bars: the blob takes
-# in a side as well as the face (1.4 times as long as wide), or the die turns most of its symbol
-# away (paint on 0.1-0.2 of the face window: less than a flat die's, far more than a card's back
-# or a token's); or its blob, too big for one die, is split in two long halves that both find
-# the one face they share without reading it clearly.
-@pytest.mark.parametrize("seed, color", [(71, "blue"), (25, "red"), (8, "blue")],
+# in a side as well as the face (1.28 times as long as wide, longer than a whole flat die's), or
+# the die turns most of its symbol away (paint on 0.16 of the face window: less than a flat
+# die's, far more than a card's back or a token's); or its blob, too big for one die, is split
+# in two long halves that both find the one face they share without reading it clearly.
+@pytest.mark.parametrize("seed, color", [(143, "red"), (232, "blue"), (8, "blue")],
                          ids=["long blob", "little paint", "split in two long blobs"])
 def test_a_leaning_die_is_reported_unread(seed: int, color: str) -> None:
     profile = taught_on_renders("classic")
@@ -90,19 +90,22 @@ def test_an_unread_die_beside_a_die_of_another_color_is_not_taken_for_its_second
 
 
 def test_touching_dice_of_one_color_are_not_taken_for_one_cocked_die_s_two_faces() -> None:
-    # Two red dice touching on red felt make one blob; each face read on it is read too big
-    # (106 px against the frame's 80), so the faces lie under TWO_FACES of that side apart, as a
-    # cocked die's two faces do, and both dice were merged away. In the frame's own die size they
-    # lie farther apart than a cocked die's faces ever do: two dice, each asked of the player
-    # (unread, or read doubtfully as the gavel it is). Two touching white dice (classic scene 191) stay two dice read surely: the gavel, and the
-    # finger beside it, whose face, read from its blob a tenth too big, was doubtful (see
-    # `vision.reader._read_at_best_scale`).
+    # A blue die leaning against a blue gun on blue felt (classic scene 376): the leaning die's
+    # unread face lies 0.94 of a side from the gun's, under TWO_FACES, as a cocked die's two faces
+    # may, and it was merged into the gun: missed, and the gun asked of the player. In the
+    # frame's own die size (105 px) no cocked die's faces lie so far apart (TWO_FACES_USUAL): two
+    # dice, the gun read surely and the leaning die asked. Two touching white dice (classic scene
+    # 191) stay two dice read surely: the gavel, and the finger beside it, whose face, read from
+    # its blob a tenth too big, was doubtful (see `vision.reader._read_at_best_scale`).
     profile = taught_on_renders("classic")
-    image, _ = render(random_scene(101, style="classic"))
+    image, labels = render(random_scene(376, style="classic"))
     dice = read_frame(image, profile)
-    for center in ((1201.7, 623.3), (1066.8, 686.7)):
-        near = [d for d in dice if math.dist(d.center, center) < 40.0]
-        assert [d.color for d in near] == ["red"] and near[0].symbol in (None, "gavel") and near[0].confidence < 0.5, near
+    for at, symbol, sure in (((1407.8, 960.9), "gun", True), ((1414.1, 1100.0), None, False)):
+        label = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+        assert (label["color"], label["symbol"]) == ("blue", symbol), label
+        near = [(d.color, d.symbol, d.confidence >= 0.5) for d in dice
+                if math.dist(d.center, label["center"]) < label["size"] / 2]
+        assert near == [("blue", symbol, sure)], near
     image, _ = render(random_scene(191, style="classic"))
     dice = read_frame(image, profile)
     finger = [d for d in dice if math.dist(d.center, (534.7, 832.8)) < 32.0]
@@ -137,10 +140,11 @@ def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
 
 
 # Die-sized, die-colored things with paint whose outline runs on past where any die's ends:
-# the corner of a white card printed with lines, on dark cloth and on green felt, and a
-# fingertip on blue felt (classic scenes). They were reported as dice seen but not read.
-@pytest.mark.parametrize("seed, center", [(136, (286.0, 684.0)), (116, (1486.0, 428.0)), (25, (1015.0, 642.0))],
-                         ids=["card on dark cloth", "card on felt", "fingertip"])
+# the corner of a white card printed with lines, on blue and on green felt, and a seat's cream
+# number printed on a dark mat, in the corner of its gold box, whose lines run on past it
+# (classic scenes). They were reported as dice seen but not read.
+@pytest.mark.parametrize("seed, center", [(222, (646.0, 427.0)), (116, (1486.0, 428.0)), (179, (1160.0, 953.0))],
+                         ids=["card on blue felt", "card on felt", "seat number on a mat"])
 def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float]) -> None:
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(seed, style="classic"))
@@ -154,7 +158,7 @@ def test_what_runs_on_past_any_die_is_not_a_die_seen_but_not_read(seed: int, cen
 # The corner of a white card printed with lines of text, on blue cloth, on blue felt and on dark
 # wood (classic scenes): its lines run on past where a die's outline ends nearly as strongly as
 # along it (under RUNS_PAST_DIE), no symbol matches its "face", and white card lies around it.
-@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0)), (219, (1126.0, 67.0))],
+@pytest.mark.parametrize("seed, center", [(119, (1500.0, 1094.0)), (125, (1063.0, 739.0)), (318, (900.0, 83.0))],
                          ids=["card on cloth", "card on felt", "card on wood"])
 def test_print_amid_its_own_color_is_not_a_die_seen_but_not_read(seed: int, center: tuple[float, float],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,9 +267,10 @@ def test_a_less_filled_blob_is_a_die_seen_but_not_read_when_its_face_favours_one
 
 
 # Cocked dice whose nearer face reads clearly, on oblong blobs: each was read surely as a flat
-# die's symbol. The face fits better read as foreshortened across, and the die's outline runs
-# on past it over its second face (see `vision.reader.FORESHORTENED`).
-@pytest.mark.parametrize("seed", [29, 105, 137])
+# die's symbol (white dice, as a cocktail and as a gavel). The face fits better read as
+# foreshortened across, and the die's outline runs on past it over its second face (see
+# `vision.reader.FORESHORTENED`).
+@pytest.mark.parametrize("seed", [358, 323])
 def test_a_cocked_die_whose_nearer_face_reads_clearly_is_reported_unread(seed: int) -> None:
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(seed, style="classic"))
@@ -283,7 +288,7 @@ def test_a_cocked_die_whose_nearer_face_reads_clearly_is_reported_unread(seed: i
 # squashed template as well as an upright one: the cocked rule reported them unread. Their
 # outline stops at the face on every side where no other die lies, as a flat die's does (see
 # `vision.reader.STOPPED_EDGES`).
-@pytest.mark.parametrize("seed, index", [(6, 13), (51, 14)])
+@pytest.mark.parametrize("seed, index", [(102, 9), (295, 11)])
 def test_a_flat_die_on_an_oblong_blob_whose_outline_stops_at_its_face_is_read(seed: int, index: int) -> None:
     image, labels = render(random_scene(seed, style="classic"))
     label = labels["dice"][index]
@@ -362,12 +367,12 @@ def test_a_cocked_die_whose_second_face_lies_toward_a_die_of_another_color_is_re
 
 
 def test_a_flat_die_beside_a_die_of_another_color_is_read_surely(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 1: a flat white finger whose outline runs on into a die of another color
-    # beside it, whose face there matches a squashed template: taken for a second face, the
-    # finger was asked of the player. The face beside is not white.
-    image, profile, label = _scene_die("classic", 1, (886.0, 1167.0))
-    assert (label["color"], label["symbol"]) == ("white", "finger")
-    assert _read_at(image, profile, label) == [("white", "finger", True)]
+    # Classic scene 352: a flat white gavel whose outline runs on into a red die leaning against
+    # it, whose face there matches a squashed template: taken for a second face, the gavel was
+    # asked of the player. The face beside is not white.
+    image, profile, label = _scene_die("classic", 352, (621.5, 580.9))
+    assert (label["color"], label["symbol"]) == ("white", "gavel")
+    assert _read_at(image, profile, label) == [("white", "gavel", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_COLOR", math.inf)
     assert _read_at(image, profile, label) == [("white", None, False)]
 
@@ -387,15 +392,15 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
 
 
 def test_a_cube_whose_second_face_is_of_its_own_color_is_reported_unread(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Bold scene 14, cocked dice drawn as cubes: a blue die leaning on a neighbour shows its
-    # second face beside the face read, blue and lit, matching a template squashed to half a side
-    # at 0.79: short of SECOND_FACE_NARROW's bar, so its top face was read surely as a gavel. A
+    # Bold scene 55, cocked dice drawn as cubes: a blue die leaning 35 degrees shows its second
+    # face beside the face read, blue and lit, matching a template squashed to half a side at
+    # 0.79: short of SECOND_FACE_NARROW's bar, so its top face was read surely as a cocktail. A
     # face beside of the die's own color needs less (`reader.SECOND_FACE_ALIKE`).
-    image, profile, label = _scene_die("bold", 14, (373.0, 757.0), cocked_3d=True)
+    image, profile, label = _scene_die("bold", 55, (1083.5, 1154.5), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert _read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
-    assert _read_at(image, profile, label) == [("blue", "gavel", True)]
+    assert _read_at(image, profile, label) == [("blue", "cocktail", True)]
 
 
 def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -501,18 +506,18 @@ def test_a_cocked_die_the_finder_found_but_no_face_read_is_reported_where_the_fi
 
 def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blob_s_middle(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # A white die leaning 40 degrees, drawn as a cube (classic scene 7): its two faces look
+    # A blue die leaning 39 degrees, drawn as a cube (classic scene 146): its two faces look
     # alike, and the learnt finder found the one the label does not name, 0.6 sides from the
-    # label. Its blob, oblong, holds both faces: reported at the blob's middle, it is asked of
-    # the player where it lies. Reported where the finder found it, it was missed and counted a
-    # phantom too.
-    image, profile, label = _scene_die("classic", 7, (726.5, 420.9), cocked_3d=True)
-    assert (label["color"], label["symbol"], label["cocked_deg"]) == ("white", None, 40.0)
+    # label. Its blob, oblong, holds both faces: reported at the blob's middle (0.28 sides from
+    # the label), it is asked of the player where it lies. Reported where the finder found it,
+    # it was missed and counted a phantom too.
+    image, profile, label = _scene_die("classic", 146, (508.2, 577.4), cocked_3d=True)
+    assert (label["color"], label["symbol"], label["cocked_deg"]) == ("blue", None, 38.7)
 
     def near() -> list:
         return [(d.color, d.symbol, d.confidence < 0.5, math.dist(d.center, label["center"]) <= label["size"] / 2)
                 for d in read_frame(image, profile) if math.dist(d.center, label["center"]) <= label["size"]]
 
-    assert near() == [("white", None, True, True)]
+    assert near() == [("blue", None, True, True)]
     monkeypatch.setattr(reader, "ON_COCKED_BLOB", (0.0, 1.0, 0.5))
-    assert near() == [("white", None, True, False)]
+    assert near() == [("blue", None, True, False)]

@@ -17,7 +17,7 @@ from .die_finder import DIE_LOGIT, find_dice, sides_near
 from .exposure import exposure_gain
 from .face_colors import body_chroma, paint_chroma
 from .glare import glare_mask, without_glare
-from .halving import halved
+from .halving import halved, halves_known
 from .heap import keep_freed_memory
 from .lamp import lamp_doubted, lamp_gains
 from .medians import column_medians
@@ -1014,11 +1014,19 @@ def _read(frame_bgr: np.ndarray, profile: Profile
     of the blobs read surely (what `vision.lamp` asks first), and the dice read surely by the
     calibration's own bars, which say how well a lamp's correction reads the frame (the bars
     eased for square blobs would let a poor correction win on dice it reads worse)."""
+    # Where the detector and the die finder both start, and big dice' face windows are cut.
+    half_frame = halved(frame_bgr)
+    with halves_known(frame_bgr, half_frame):
+        return _read_halved(frame_bgr, profile, half_frame)
+
+
+def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
+                 ) -> tuple[list[Die], list[tuple[str, np.ndarray]], list[Die]]:
+    """`_read`, the frame halved already (`half_frame`)."""
     gain = exposure_gain(frame_bgr)
     # A profile's learnt die finder finds what faint patches hold, and more (renderer, 400
     # scenes: 179 errors with it alone, 192 with both, 281 with faint patches alone; box C, every
     # 5th four-image teaching: 91, 93, 111): faint patches only for an older profile.
-    half_frame = halved(frame_bgr)  # where the detector and the die finder both start
     candidates, faint_ones = find_all_candidates(frame_bgr, profile.color_model, profile.die_sizes,
                                                  profile.blob_side_ratio, profile.contrast_range,
                                                  faint=profile.finder is None, half_frame=half_frame)
