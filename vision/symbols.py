@@ -17,7 +17,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .halving import known_half
+from .halving import halved, known_half
 from .medians import column_medians, percentile
 
 FACE_PX = 32  # face side in a normalized crop
@@ -177,9 +177,8 @@ def face_window(image: np.ndarray, center: tuple[float, float], size: float, ang
         if whole is not None:  # the reader's (see `vision.halving`): the same pixels, made once
             region = whole[y0c:max(y0c, y1), x0c:max(x0c, x1)]
         else:
-            full = image[2 * y0c:2 * max(y0c, y1), 2 * x0c:2 * max(x0c, x1)]
-            region = cv2.resize(full, (full.shape[1] // 2, full.shape[0] // 2), interpolation=cv2.INTER_AREA) \
-                if full.size else full
+            full = image[2 * y0c:2 * max(y0c, y1), 2 * x0c:2 * max(x0c, x1)]  # even-sized: 2 x 2 means
+            region = halved(full) if full.size else full
     else:
         region = image[y0c:max(y0c, min(image.shape[0], y1)), x0c:max(x0c, min(image.shape[1], x1))]
     if region.size == 0:
