@@ -176,11 +176,11 @@ def test_a_die_surely_cocked_is_a_second_face_only_where_it_is_reported() -> Non
 
 
 def test_a_cocked_die_leaning_toward_a_die_of_its_color_is_read_on_a_frame() -> None:
-    # Stencil scene 252: a red die cocked beside a red gavel. The face matched on the cocked die
-    # lies 0.89 sides from the gavel's; taken for its second face, the cocked die was missed and
-    # the gavel asked about.
-    labels, dice = _read_scene("stencil", 252)
-    for at, expected in (((940.9, 337.6), ("red", None, True)), ((824.3, 391.4), ("red", "gavel", True))):
+    # Bold scene 180: a red die cocked beside a red gun, their middles 1.24 sides apart. The face
+    # matched on the cocked die leans toward the gun's; taken for its second face, the cocked die
+    # was missed and the gun asked about.
+    labels, dice = _read_scene("bold", 180)
+    for at, expected in (((1168.5, 946.7), ("red", None, True)), ((1199.9, 1026.5), ("red", "gun", True))):
         label = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
         on = [(d.color, d.symbol, d.confidence >= 0.5) for d in dice
               if math.dist(d.center, label["center"]) <= label["size"] / 2]

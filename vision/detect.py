@@ -54,6 +54,7 @@ ONE_DIE_ASPECT, ONE_DIE_FILL, ONE_DIE_AREA = 1.25, 0.7, 1.75
 # A blob carries paint when holes make this share of the area inside its outline; blobs that
 # do are the frame's dice when they are this much bigger than the die-shaped blobs all told.
 PAINT_HOLES, PAINTED_BIGGER = 0.01, 1.5
+SINGLE_AREA = (0.4, 2.6)  # a one-die blob's area, relative to the taught median's and the biggest's
 # A die of nearly the table's color (a white die on a white cloth, a red one on dim wood) makes
 # no blob: the color model takes its face for table, and only its outline, shade and paint stand
 # out much. It still stands out a little all over, as the table does not: the middles of the
@@ -236,9 +237,15 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
 
 
-def _frame_die_area(blobs: list[np.ndarray], expected_area: float) -> float:
+def _frame_die_area(blobs: list[np.ndarray], expected_area: float, largest_area: float) -> float:
     """Typical single-die blob area in this frame, from blobs that look like one die (near
-    square, well filled); the camera height changes it from frame to frame.
+    square, well filled); the camera height changes it from frame to frame. `expected_area` is
+    the taught median die's blob area, `largest_area` the biggest taught die's.
+
+    A die's blob may be up to SINGLE_AREA times the bigger of the two: the median alone would cap
+    the frame's dice near 1.6 median sides, below the biggest taught where a table's photos
+    show dice at several camera heights, and a frame of dice past that cap is split into pieces
+    (box C taught on its 8 and read 1.35 times magnified, dice of up to 124 px: 14 dice missed).
 
     A checked cloth or a printed mat can make die-colored, die-shaped blobs that outnumber the
     dice many times over, and their size would be taken for the dice's: a whole frame of dice
@@ -249,7 +256,7 @@ def _frame_die_area(blobs: list[np.ndarray], expected_area: float) -> float:
     singles, painted = [], []
     for points in blobs:
         area = len(points)
-        if not 0.4 * expected_area <= area <= 2.6 * expected_area:
+        if not SINGLE_AREA[0] * expected_area <= area <= SINGLE_AREA[1] * max(expected_area, largest_area):
             continue
         x0, y0, x1, y1 = _bounds(points)
         width, height = x1 - x0 + 1, y1 - y0 + 1
@@ -310,7 +317,7 @@ def find_all_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tup
     """`find_candidates`'s blobs, and (with `faint`) the frame's faint candidates
     (`find_faint`): those are worth reading only where no blob made a die, so they come apart.
     `half_frame`: the frame halved already (see `downscaled`)."""
-    min_size, median_size, _ = die_sizes
+    min_size, median_size, max_size = die_sizes
     scale = detection_scale(min_size)
     evidence = gather_evidence(frame_bgr, model, scale, half_frame)
     expected_area = (median_size * blob_side_ratio * scale) ** 2
@@ -322,7 +329,8 @@ def find_all_candidates(frame_bgr: np.ndarray, model: ColorModel, die_sizes: tup
             if len(points) < MIN_BLOB_SHARE * 0.4 * expected_area:
                 continue
             blobs.append((k, points))
-    die_area = _frame_die_area([points for _, points in blobs], expected_area)
+    die_area = _frame_die_area([points for _, points in blobs], expected_area,
+                               (max_size * blob_side_ratio * scale) ** 2)
     candidates = []
     for k, points in blobs:
         candidates.extend(_blob_candidates(points, (die_area, expected_area), evidence, scale, model, k))
