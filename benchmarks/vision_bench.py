@@ -155,6 +155,9 @@ CHANGES = {
                                                           cv2.IMREAD_COLOR), labels),
     "camera 15% farther (dice smaller)": _scaled(0.85),
     "camera 20% nearer (dice bigger)": _scaled(1.2),
+    # Farther and nearer than any teach image showed: dice of 39-65 px and of 76-126 px.
+    "camera much farther (dice 0.7 times as wide)": _scaled(0.7),
+    "camera much nearer (dice 1.35 times as wide)": _scaled(1.35),
     "camera turned a quarter": _turned,
 }
 
