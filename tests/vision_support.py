@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import glob
+import math
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -66,3 +67,9 @@ def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]
     for image, labels in labelled:
         total = total + score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
     return total
+
+
+def read_at(image: np.ndarray, profile: Profile, label: dict) -> list[tuple[str, str | None, bool]]:
+    """(color, symbol, sure) of each die read within half a side of a labelled die."""
+    return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
+            if math.dist(d.center, label["center"]) <= label["size"] / 2]
