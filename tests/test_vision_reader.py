@@ -142,16 +142,12 @@ def test_dice_seen_from_a_slant_are_read_at_the_face_size_of_the_sure_ones(monke
     assert (die["color"], die["symbol"]) == ("blue", "finger")
     profile = taught("photoreal-c")
 
-    def on_die() -> list:
-        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
-                if math.dist(d.center, die["center"]) <= die["size"] / 2]
-
-    assert on_die() == [("blue", "finger", True)]
+    assert read_at(image, profile, die) == [("blue", "finger", True)]
     # No blob's extra counts as lying toward the middle: the face stays read at the blob's size
     # (and, read again at other turns, it is a finger surely too: that off as well).
     monkeypatch.setattr(reader, "SIDE_TOWARD_MIDDLE", 2.0)
     monkeypatch.setattr(reader, "SWEEP_TURNS", ())
-    assert on_die() == [("blue", None, False)]
+    assert read_at(image, profile, die) == [("blue", None, False)]
 
 
 def test_a_doubtful_face_is_read_at_the_size_its_templates_fit_best() -> None:
@@ -236,21 +232,17 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (1403.0, 425.0)))
     assert (truth["color"], truth["symbol"]) == ("blue", None)
 
-    def on_truth() -> list:
-        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
-                if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
-
     # Unread (and surely cocked, as its second face shows: `reader.TWO_FACES_SEEN`).
-    assert [(color, symbol) for color, symbol, _ in on_truth()] == [("blue", None)]
+    assert [(color, symbol) for color, symbol, _ in read_at(image, profile, truth)] == [("blue", None)]
     # Its second face, beside the face read, also tells it (`reader.SECOND_FACE`): that check off
     # too, the outline's is what keeps it unread.
     monkeypatch.setattr(reader, "SECOND_FACE", (0.2, math.inf, 0.7))
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
-    assert [(color, symbol) for color, symbol, _ in on_truth()] == [("blue", None)]
+    assert [(color, symbol) for color, symbol, _ in read_at(image, profile, truth)] == [("blue", None)]
     monkeypatch.setattr(reader, "SCALED_OUTLINE", 0.0)
-    assert on_truth() == [("blue", "gun", True)]
+    assert read_at(image, profile, truth) == [("blue", "gun", True)]
 
 
 def test_a_flat_die_on_one_blob_with_its_neighbour_is_read_at_the_frame_s_face_size(
@@ -266,13 +258,11 @@ def test_a_flat_die_on_one_blob_with_its_neighbour_is_read_at_the_frame_s_face_s
     gun, finger = (min(labels["dice"], key=lambda d: math.dist(d["center"], at)) for at in ((1157, 353), (1224, 349)))
     assert [(d["color"], d["symbol"]) for d in (gun, finger)] == [("blue", "gun"), ("blue", "finger")]
 
-    def on(truth: dict) -> list:
-        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
-                if math.dist(d.center, truth["center"]) <= truth["size"] / 2]
-
-    assert on(gun) == [("blue", "gun", True)] and on(finger) == [("blue", "finger", True)]
+    assert read_at(image, profile, gun) == [("blue", "gun", True)]
+    assert read_at(image, profile, finger) == [("blue", "finger", True)]
     monkeypatch.setattr(reader, "TWO_DICE_BLOB", 1.0)  # no long blob read again
-    assert on(gun) == [] and on(finger) == [("blue", "finger", True)]
+    assert read_at(image, profile, gun) == []
+    assert read_at(image, profile, finger) == [("blue", "finger", True)]
 
 
 def _candidate_at(die: dict, share: float, profile: Profile) -> Candidate:
@@ -960,10 +950,6 @@ def test_a_white_die_whose_blob_takes_in_the_light_table_beside_it_is_read_where
     die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1576.5, 841.6)))
     assert (die["color"], die["symbol"]) == ("white", "gavel")
 
-    def on() -> list:
-        return [(d.color, d.symbol, d.confidence >= 0.5) for d in read_frame(image, profile)
-                if math.dist(d.center, die["center"]) <= die["size"] / 2]
-
-    assert on() == [("white", "gavel", True)]
+    assert read_at(image, profile, die) == [("white", "gavel", True)]
     monkeypatch.setattr(reader, "BIG_BLOB", math.inf)
-    assert on() == [("white", None, False)]
+    assert read_at(image, profile, die) == [("white", None, False)]
