@@ -460,7 +460,32 @@ def test_a_cube_read_doubtfully_on_its_face_leaning_away_is_reported_between_its
     assert (label["color"], label["symbol"]) == ("white", None)
     [(color, _, sure)] = read_at(image, profile, label)
     assert (color, sure) == ("white", False)
-    monkeypatch.setattr(reader, "BETWEEN_FACES_MATCH", math.inf)  # no second face found
+    monkeypatch.setattr(reader, "BETWEEN_FACES_MOVE", math.inf)  # no second face found
+    assert read_at(image, profile, label) == []
+
+
+def test_a_cube_leaning_toward_its_neighbour_is_reported_between_its_faces(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 65, cocked dice drawn as cubes: a blue die leans 43 degrees against a blue
+    # die, its top face toward it, and was read on its face leaning away, 0.71 sides from its
+    # label: missed, and a phantom. The neighbour's middle lies 1.58 sides out, beyond the top
+    # face: that way is looked at for a second face (`reader.BETWEEN_FACES_NEIGHBOUR`), which
+    # matches, and midway between the two faces the die is found, surely cocked.
+    image, profile, label = _scene_die("classic", 65, (745.0, 779.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("blue", None)
+    assert read_at(image, profile, label) == [("blue", None, True)]
+    monkeypatch.setattr(reader, "BETWEEN_FACES_NEIGHBOUR", reader.NEIGHBOUR_ALONG[1])  # as for a flat die
+    assert read_at(image, profile, label) == []
+
+
+def test_a_cube_whose_second_face_matches_less_well_is_moved_but_still_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 124, cocked dice drawn as cubes: a white die leaning 42 degrees was seen but
+    # not read on its face leaning away, 0.72 sides from its label. Its top face beside matches a
+    # foreshortened template 0.70, short of surely a second face (`reader.BETWEEN_FACES_MATCH`)
+    # but enough to move the die midway (`reader.BETWEEN_FACES_MOVE`): found, and still asked.
+    image, profile, label = _scene_die("classic", 124, (1078.0, 851.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("white", None)
+    assert read_at(image, profile, label) == [("white", None, False)]
+    monkeypatch.setattr(reader, "BETWEEN_FACES_MOVE", reader.BETWEEN_FACES_MATCH)
     assert read_at(image, profile, label) == []
 
 

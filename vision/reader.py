@@ -188,6 +188,21 @@ FACE_WAY_TURNS = (90.0, 90.0, 0.0, 0.0)
 # worse; the renderer's and box C's 70 four-image teachings' dice all read as before. At 0.7
 # (SECOND_FACE's bar): 626, but the renderer 237 -> 239, a die moved onto the table's print.
 BETWEEN_FACES_MATCH = 0.8
+# A cube leaning near 45 degrees shows two faces alike, each foreshortened to about 0.7 of a
+# side, and its second face matches a foreshortened template less well than BETWEEN_FACES_MATCH
+# (0.59-0.78 where it lay on the way to the label). Such a die is still reported midway when its
+# second face matches BETWEEN_FACES_MOVE: it stays asked of the player, as it was, and is made
+# surely cocked only at BETWEEN_FACES_MATCH. And a die out along a way takes it only within
+# BETWEEN_FACES_NEIGHBOUR sides: a cocked die leans against its neighbour with its top face
+# toward it, so read on the face leaning away, the neighbour lies beyond both faces (classic
+# scene 65's blue cube: 1.58 sides), where a flat die's touching neighbour lies about a side
+# out. Cubes (`--cocked-3d`), 300 scenes per style: errors 362 -> 339 (16 cocked dice found, 4
+# lost), flagged 1392 -> 1387 (11 cocked dice surely null); walls (`--walls`): 397 -> 375;
+# renderer: 196 -> 198 (a cocked die moved off its label), flagged 1535 -> 1500 (34 cocked dice
+# surely null); box C's 70 four-image teachings: every die as before. Moved from 0.6: cubes and
+# walls as well, renderer 205 errors.
+BETWEEN_FACES_MOVE = 0.7
+BETWEEN_FACES_NEIGHBOUR = 1.35
 # ... and such a die, unread, is surely a cocked one: the confidence it is reported with (the
 # player is asked all the same, as of every die left unread, `vision.seats.is_flagged`, but as
 # of one to roll again, not one misread). Of the dice so reported, renderer, 300 scenes per style:
@@ -1787,10 +1802,11 @@ def _unread_middle(die: Die, candidate: Candidate) -> tuple[float, float]:
 def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: list[Die], profile: Profile) -> Die:
     """`die`, seen but not read, or read doubtfully, where its face was matched (`reading`),
     reported midway between that face and its second face when one lies beside it (a
-    foreshortened face matching a symbol at BETWEEN_FACES_MATCH, SECOND_FACE's sides out, on a
-    side where no other die of `dice` lies); else as it was, as is a die surely cocked (null at
-    0.5 or more), whose blob's shape showed the whole die. A die so moved that was seen but not
-    read is then surely cocked too: its two faces show it (TWO_FACES_SEEN).
+    foreshortened face matching a symbol at BETWEEN_FACES_MOVE, SECOND_FACE's sides out, on a
+    side where no other die of `dice` lies within BETWEEN_FACES_NEIGHBOUR sides); else as it was,
+    as is a die surely cocked (null at 0.5 or more), whose blob's shape showed the whole die. A
+    die so moved that was seen but not read is then surely cocked too when its second face
+    matched BETWEEN_FACES_MATCH: its two faces show it (TWO_FACES_SEEN).
 
     A cocked die's label lies on its top face, and the face matched is as often its other one,
     0.65-0.75 of a side off; nor does its blob say where the die's middle is, when it holds
@@ -1804,11 +1820,12 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
     _, score = _beside_looks(frame_bgr, reading, die.color, profile)
     beside = [(max(score(way, turn, FORESHORTENED), score(way, turn, SECOND_FACE_NARROW[0])), way)
               for way, turn in zip(face_ways(reading.center, reading.size, reading.angle), FACE_WAY_TURNS)
-              if not _occupied(way, reading.center, reading.size, others, (NEIGHBOUR_ALONG, NEIGHBOUR_ASIDE))]
+              if not _occupied(way, reading.center, reading.size, others,
+                               ((NEIGHBOUR_ALONG[0], BETWEEN_FACES_NEIGHBOUR), NEIGHBOUR_ASIDE))]
     score, way = max(beside, key=lambda item: item[0], default=(0.0, (0.0, 0.0)))
-    if score < BETWEEN_FACES_MATCH:
+    if score < BETWEEN_FACES_MOVE:
         return die
-    confidence = TWO_FACES_SEEN if die.symbol is None else die.confidence
+    confidence = TWO_FACES_SEEN if die.symbol is None and score >= BETWEEN_FACES_MATCH else die.confidence
     return dataclasses.replace(die, center=_midway(reading, way), confidence=confidence)
 
 
