@@ -61,15 +61,16 @@ def test_a_cocked_die_whose_face_is_not_read_is_reported_at_its_middle() -> None
 # in a side as well as the face (1.28 times as long as wide, longer than a whole flat die's), or
 # the die turns most of its symbol away (paint on 0.16 of the face window: less than a flat
 # die's, far more than a card's back or a token's); or its blob, too big for one die, is split
-# in two long halves that both find the one face they share without reading it clearly.
-@pytest.mark.parametrize("seed, color", [(143, "red"), (232, "blue"), (8, "blue")],
+# in two long halves that both find the one face they share without reading it clearly. The
+# first two lie on blobs long enough to be surely cocked (`reader.UNREAD_COCKED_ASPECT`).
+@pytest.mark.parametrize("seed, color, sure", [(143, "red", True), (232, "blue", True), (8, "blue", False)],
                          ids=["long blob", "little paint", "split in two long blobs"])
-def test_a_leaning_die_is_reported_unread(seed: int, color: str) -> None:
+def test_a_leaning_die_is_reported_unread(seed: int, color: str, sure: bool) -> None:
     profile = taught_on_renders("classic")
     image, labels = render(random_scene(seed, style="classic"))
     label = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == color)
     near = [d for d in read_frame(image, profile) if math.dist(d.center, label["center"]) < label["size"] / 2]
-    assert [(d.color, d.symbol) for d in near] == [(color, None)] and near[0].confidence < 0.5, near
+    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in near] == [(color, None, sure)], near
 
 
 def test_an_unread_die_beside_a_die_of_another_color_is_not_taken_for_its_second_face() -> None:
@@ -122,9 +123,22 @@ def test_a_leaning_die_whose_rim_takes_in_its_side_s_shade_is_reported_unread() 
     dice = read_frame(image, taught("photoreal-c"))
     label = next(d for d in labels["dice"] if d["symbol"] is None)
     near = [d for d in dice if math.dist(d.center, label["center"]) < label["size"] / 2]
-    assert [(d.color, d.symbol) for d in near] == [("red", None)] and near[0].confidence < 0.5, near
+    assert [(d.color, d.symbol) for d in near] == [("red", None)], near
     score = score_image([d.to_json() for d in dice], labels["dice"])
     assert (score.missed, score.phantoms, score.wrong) == (0, 0, 0), score
+
+
+def test_a_die_seen_but_not_read_on_a_blob_as_long_as_a_cocked_die_s_is_surely_cocked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same red die: its blob takes in its side and is 1.31 times as long as wide, as a cube
+    # leaning 20-45 degrees covers (1.28-1.41). It is reported null surely (to be rolled again,
+    # not a misread to check), not flagged.
+    image, labels = load_labelled(str(FIXTURES / "photoreal-c" / "more" / "c_test_017.jpg"))
+    label = next(d for d in labels["dice"] if d["symbol"] is None)
+    profile = taught("photoreal-c")
+    assert read_at(image, profile, label) == [("red", None, True)]
+    monkeypatch.setattr(reader, "UNREAD_COCKED_ASPECT", math.inf)
+    assert read_at(image, profile, label) == [("red", None, False)]
 
 
 def test_pieces_of_die_colored_cards_are_not_read_as_dice() -> None:
