@@ -1761,8 +1761,9 @@ def _rims_agree(frame_bgr: np.ndarray, looked: list[Look], sure: list[bool], pro
 
 def unread_die(frame_bgr: np.ndarray, candidate: Candidate, profile: Profile, gain: float,
                typical_size: float | None, reading: FaceReading | None = None) -> Die | None:
-    """The candidate as a die whose symbol cannot be read (see UNREAD_*), or None. `reading`
-    is its face as read, if it was: a face that favours one symbol may have a blob less filled."""
+    """The candidate as a die whose symbol cannot be read (see UNREAD_*), or None; null surely
+    on a blob as long as a cocked die's (UNREAD_COCKED_ASPECT). `reading` is its face as read, if
+    it was: a face that favours one symbol may have a blob less filled."""
     if not typical_size or profile.rim_colors is None:
         return None
     fill, aspect, low, high = UNREAD_SHAPE
