@@ -794,19 +794,23 @@ def _best_refined(frame_bgr: np.ndarray, starts: list[tuple[tuple[float, float],
 
 
 def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
-            templates: list[tuple[str, np.ndarray]], angle: float | None = None
+            templates: list[tuple[str, np.ndarray]], angle: float | None = None,
+            first: tuple[np.ndarray, Match] | None = None
             ) -> tuple[tuple[float, float], float, Match, float, np.ndarray]:
     """Match the face window at `center`, recentring on the best match up to MAX_ATTEMPTS
     times; returns the face center, its best score, the match, the edges' angle and the face's
     pixels where it matched (see `FaceReading.face`). The angle is measured once: recentring
     moves the window a few pixels, which hardly changes it (and not at all when `angle` is
-    handed in, measured already)."""
+    handed in, measured already). `first`: the window at `center` and its match
+    (`_matched_window`), when the caller has them already."""
     best_score, best_found, reading_center, face = -2.0, None, center, None
     if angle is None:
         angle = face_angle(frame_bgr, center, size)
     for attempt in range(MAX_ATTEMPTS):
-        window = face_window(frame_bgr, center, size, angle)
-        found = match(ink_map(window), templates)
+        if attempt == 0 and first is not None:
+            window, found = first
+        else:
+            window, found = _matched_window(frame_bgr, center, size, templates, angle)
         if attempt > 0 and max(found.scores.values()) <= best_score:
             break  # moving made it worse: keep the previous reading
         reading_center, best_score, best_found = center, max(found.scores.values()), found
@@ -822,6 +826,13 @@ def _refine(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
         if math.hypot(*found.shift) < 2.5:
             break  # the window was centered on the face already
     return reading_center, best_score, best_found, angle, face
+
+
+def _matched_window(frame_bgr: np.ndarray, center: tuple[float, float], size: float,
+                    templates: list[tuple[str, np.ndarray]], angle: float) -> tuple[np.ndarray, Match]:
+    """The face window at `center`, `size` wide and turned by `angle`, and its match."""
+    window = face_window(frame_bgr, center, size, angle)
+    return window, match(ink_map(window), templates)
 
 
 def symbol_confidence(reading: FaceReading, calibration: Calibration, eased: bool = False) -> float | None:
@@ -1581,9 +1592,12 @@ def _read_at_best_scale(frame_bgr: np.ndarray, look: Look, profile: Profile, usu
     fits = [(step, _refine(frame_bgr, reading.center, reading.size * step, templates, reading.angle))
             for step in SCALE_STEPS]
     if SWEEP_TURNS:
-        turned = max((reading.angle + turn for turn in SWEEP_TURNS),
-                     key=lambda angle: _best_score(frame_bgr, reading.center, reading.size, templates, angle))
-        fits += [(step, _refine(frame_bgr, reading.center, reading.size * step, templates, turned))
+        # The best turn's window at the face's own size is where its refit starts: matched once.
+        turns = [(angle, _matched_window(frame_bgr, reading.center, reading.size, templates, angle))
+                 for angle in (reading.angle + turn for turn in SWEEP_TURNS)]
+        turned, first = max(turns, key=lambda item: max(item[1][1].scores.values()))
+        fits += [(step, _refine(frame_bgr, reading.center, reading.size * step, templates, turned,
+                                first if step == 1.0 else None))
                  for step in (1.0, *SCALE_STEPS)]
     step, fit = max(fits, key=lambda item: item[1][1])  # fit: (center, score, match, angle, face)
     size = reading.size * step
