@@ -456,10 +456,10 @@ def test_a_cube_whose_two_faces_were_read_is_reported_between_them(monkeypatch: 
     # Stencil scene 171, cocked dice drawn as cubes: a red die leaning 45 degrees had both its
     # faces read doubtfully, the one leaning away better. Reported where its blob said, which was
     # on that face (its blob held mostly it), it lay 0.7 sides from its label: missed, and a
-    # phantom. Midway between the two faces it is asked of the player (`reader.ON_ITS_FACE`).
+    # phantom. Midway between the two faces it is found (`reader.ON_ITS_FACE`), surely cocked.
     image, profile, label = _scene_die("stencil", 171, (854.0, 861.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("red", None)
-    assert read_at(image, profile, label) == [("red", None, False)]
+    assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "ON_ITS_FACE", 0.0)  # moved only when reported right at the face
     assert read_at(image, profile, label) == []
 
@@ -554,3 +554,15 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     assert near() == [("blue", None, True, True)]
     monkeypatch.setattr(reader, "ON_COCKED_BLOB", (0.0, 1.0, 0.5))
     assert near() == [("blue", None, True, False)]
+
+
+def test_two_faces_of_one_color_at_one_place_the_better_unread_make_a_die_surely_cocked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 5: a blue die leaning on its edge shows two faces, each matched at its own
+    # blob. The one matched better reads no symbol, the other lies within two faces' distance: one
+    # die, whose two faces show it cocked (`reader.TWO_FACES_UNREAD`). It was asked as unsure.
+    image, profile, label = _scene_die("classic", 5, (419.0, 1096.0))
+    assert (label["color"], label["symbol"]) == ("blue", None)
+    assert read_at(image, profile, label) == [("blue", None, True)]
+    monkeypatch.setattr(reader, "TWO_FACES_UNREAD", 0.0)
+    assert read_at(image, profile, label) == [("blue", None, False)]

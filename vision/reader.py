@@ -212,6 +212,14 @@ BETWEEN_FACES_NEIGHBOUR = 1.35
 # renderer and cubes, 100 scenes per style, but classic scene 93's lamp correction chosen
 # otherwise, which counts dice left unread: 3 errors more; none more on box C.)
 TWO_FACES_SEEN = 0.8
+# Two faces of one color that `_one_per_place` takes for one die (TWO_FACES), the one that matched
+# better read as no symbol, are a cocked die's: it is reported null with this confidence (asked
+# all the same, as one to roll again). Such dice, renderer, 300 scenes per style: 79 lay on a
+# cocked die's label, 3 on a flat one's; cubes 11 and none; walls 14 and 2; box C's 70 four-image
+# teachings, none. Renderer: flagged 1398 -> 1317, errors 199 -> 202 (three flat red and blue
+# dice now read null surely); cubes 1318 -> 1308, 340 errors; walls 1344 -> 1329, 376 -> 378;
+# box C as before.
+TWO_FACES_UNREAD = 0.8
 # A flat die beside a neighbour or its shade makes an oblong blob too, and a squashed template
 # may fit its face nearly as well as an upright one: the cocked rule's face that fits a squashed
 # template no better than an upright one (UPRIGHT_AFTER_ALL_TILT) is read as a flat die's
@@ -2123,7 +2131,8 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]], usual: f
     face: keep the reading whose face matched best, drop the others that sit on it. An unread
     face of the same color a little farther off a die, or one read hardly at all, is a second
     face of it (a cocked die shows two, one of them aslant), and then neither reading can be
-    trusted: the die is asked of the player, reported midway between the two. Of another color
+    trusted: the die is asked of the player, reported midway between the two (surely cocked when
+    the face matched better is the unread one, TWO_FACES_UNREAD). Of another color
     it is another die, leaning against this one. A reading near two better ones is of where two
     dice meet, and is dropped too. `found` holds (face match score, die as read, where to report
     it): places are compared where the faces were read, but a die read surely cocked is a
@@ -2160,7 +2169,11 @@ def _one_per_place(found: list[tuple[float, Die, tuple[float, float]]], usual: f
                     # teachings: as many errors. (A die reported off its face stays there,
                     # ON_ITS_FACE.)
                     at = ((at[0] + die.center[0]) / 2.0, (at[1] + die.center[1]) / 2.0)
-                kept[i] = (k_score, dataclasses.replace(k, confidence=min(k.confidence, NULL_SYMBOL_CONFIDENCE)), at)
+                # The one matched better unread, it is a cocked die (TWO_FACES_UNREAD); else
+                # neither reading can be trusted.
+                confidence = max(k.confidence, TWO_FACES_UNREAD) if k.symbol is None else \
+                    min(k.confidence, NULL_SYMBOL_CONFIDENCE)
+                kept[i] = (k_score, dataclasses.replace(k, confidence=confidence), at)
         if not merged:
             kept.append((score, die, reported))
     kept = [(score, die, at) for score, die, at in kept
