@@ -340,7 +340,8 @@ def _scene_die(style: str, seed: int, near: tuple[float, float], cocked_3d: bool
 # Cocked dice read surely at one face, on blobs too square for the cocked rule: their second
 # face lies beside it, foreshortened, and matches a squashed template closely (red gavel 0.94,
 # white finger 0.92; see `vision.reader.SECOND_FACE`). With the bar out of reach each was read
-# surely as a flat die's symbol.
+# surely as a flat die's symbol. Both second faces are of their die's color and match the narrow
+# look closely (`reader.SECOND_FACE_SURE`): the dice are reported surely cocked.
 @pytest.mark.parametrize("seed, color", [(23, "red"), (53, "white")])
 def test_a_cocked_die_whose_second_face_lies_beside_the_face_read_is_reported_unread(
         monkeypatch: pytest.MonkeyPatch, seed: int, color: str) -> None:
@@ -348,7 +349,7 @@ def test_a_cocked_die_whose_second_face_lies_beside_the_face_read_is_reported_un
     image, labels = render(random_scene(seed, style="classic"))
     label = next(d for d in labels["dice"] if d["symbol"] is None and d["color"] == color)
 
-    assert read_at(image, profile, label) == [(color, None, False)]
+    assert read_at(image, profile, label) == [(color, None, True)]
     score = score_image([d.to_json() for d in read_frame(image, profile)], labels["dice"])
     assert score.wrong == 0, score
     monkeypatch.setattr(reader, "SECOND_FACE", (0.2, math.inf, 0.7))
@@ -389,10 +390,10 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
     # Bold scene 14, cocked dice drawn as cubes: a red die leaning 30 degrees shows its second
     # face foreshortened to half a side, which matched a template squashed to three quarters of a
     # side too poorly (0.63) to tell it: its top face was read surely as a cocktail. Squashed to
-    # half a side, the template matches it at 0.94.
+    # half a side, the template matches it at 0.94, and the die is surely cocked.
     image, profile, label = _scene_die("bold", 14, (685.0, 895.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("red", None)
-    assert read_at(image, profile, label) == [("red", None, False)]
+    assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
@@ -415,10 +416,11 @@ def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: py
     # Bold scene 12, cocked dice drawn as cubes: a blue die leaning on another blue one shows its
     # second face between its top face and that neighbour, whose middle lies 1.5-1.6 sides out:
     # counted as taking the side, it hid the second face, and the top face was read surely as a
-    # cocktail. Only a die nearer than SECOND_FACE_OWN_REACH takes the side now.
+    # cocktail. Only a die nearer than SECOND_FACE_OWN_REACH takes the side now, and the die is
+    # surely cocked.
     image, profile, label = _scene_die("bold", 12, (468.0, 262.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
-    assert read_at(image, profile, label) == [("blue", None, False)]
+    assert read_at(image, profile, label) == [("blue", None, True)]
     monkeypatch.setattr(reader, "SECOND_FACE_OWN_REACH", reader.NEIGHBOUR_ALONG[1])
     assert read_at(image, profile, label) == [("blue", "cocktail", True)]
 
@@ -566,3 +568,16 @@ def test_two_faces_of_one_color_at_one_place_the_better_unread_make_a_die_surely
     assert read_at(image, profile, label) == [("blue", None, True)]
     monkeypatch.setattr(reader, "TWO_FACES_UNREAD", 0.0)
     assert read_at(image, profile, label) == [("blue", None, False)]
+
+
+def test_a_second_face_of_the_dies_own_color_that_matches_closely_makes_it_surely_cocked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 5, cocked dice drawn as cubes: a red die leaning on its edge was read surely
+    # at one face. Beside it lies a red face, lit, that matches a foreshortened template 0.96:
+    # its second face (`reader.SECOND_FACE_ALIKE`), close enough to make it surely cocked
+    # (`reader.SECOND_FACE_SURE`). It was asked as unsure.
+    image, profile, label = _scene_die("classic", 5, (177.0, 481.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("red", None)
+    assert read_at(image, profile, label) == [("red", None, True)]
+    monkeypatch.setattr(reader, "SECOND_FACE_SURE", math.inf)
+    assert read_at(image, profile, label) == [("red", None, False)]

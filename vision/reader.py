@@ -177,6 +177,17 @@ SECOND_FACE_OWN_REACH = 1.5
 # 430 -> 414 (8 cocked dice found and asked, 8 phantoms fewer; 416 with every such die moved);
 # the renderer's 198 and box C's (taught on 8, and its 70 four-image teachings: 314) as before.
 WIDE_SECOND_FACE = 0.7
+# A second face of the face read's own body color and lit (SECOND_FACE_ALIKE) that matches the
+# narrow look (SECOND_FACE_NARROW[0] of a side across) this well makes its die surely cocked:
+# reported null with TWO_FACES_SEEN, asked all the same, as one to roll again. Of the dice so
+# found, 300 scenes per style: renderer 22 cocked, no flat one; cubes 148 and none; walls 140 and
+# none; box C's 70 four-image teachings, none (at 0.75: 29, 179 and 175 cocked, and 0, 1 and 3
+# flat). A face of another color beside (a neighbour's, SECOND_FACE_COLOR) makes no die sure: of
+# those matching as well, 2 cocked and 4 flat. Renderer: flagged 1317 -> 1295, errors 202; cubes
+# 1308 -> 1160, errors 340 -> 342, and walls 1329 -> 1189, 378 -> 380 (a white cube leaning
+# under a warm lamp, read red at both faces, now surely: classic and stencil scene 54); box C
+# as before.
+SECOND_FACE_SURE = 0.8
 # The turn a face's window takes, beyond each of `vision.outline.face_ways`'s ways, to look at a
 # second face there: the first two run down and up the face's columns, and a face beyond them is
 # foreshortened down its columns, which the window takes in when turned.
@@ -1934,7 +1945,8 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
         if step is not None and step <= alike_step and light >= alike_light and \
                 (score(way, turn, SECOND_FACE_NARROW[0]) >= alike_match or
                  _scanned_beside(score, way, turn, reading.center, frame_bgr.shape)):
-            return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
+            return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED),
+                                  score(way, turn, SECOND_FACE_NARROW[0]) >= SECOND_FACE_SURE)
     if not free:
         return die
     _, way, turn = max(free)
@@ -1943,13 +1955,14 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
 
 
-def _found_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wide_match: float) -> Die:
+def _found_leaning(die: Die, reading: FaceReading, way: tuple[float, float], wide_match: float,
+                   surely: bool = False) -> Die:
     """`die`, read at `reading` and found cocked by its second face beside it along `way`, which
     matched a template foreshortened FORESHORTENED across `wide_match` well: unread, reported
     midway between the two faces when that is WIDE_SECOND_FACE at least, else at the face read
-    (see WIDE_SECOND_FACE)."""
+    (see WIDE_SECOND_FACE); `surely` cocked when its second face shows it (SECOND_FACE_SURE)."""
     center = _midway(reading, way) if wide_match >= WIDE_SECOND_FACE else die.center
-    return Die(die.color, None, center, die.size, NULL_SYMBOL_CONFIDENCE)
+    return Die(die.color, None, center, die.size, TWO_FACES_SEEN if surely else NULL_SYMBOL_CONFIDENCE)
 
 
 def _midway(reading: FaceReading, way: tuple[float, float]) -> tuple[float, float]:
