@@ -581,3 +581,14 @@ def test_a_second_face_of_the_dies_own_color_that_matches_closely_makes_it_surel
     assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "SECOND_FACE_SURE", math.inf)
     assert read_at(image, profile, label) == [("red", None, False)]
+
+
+def test_a_face_not_read_on_a_long_full_blob_is_a_surely_cocked_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 51: a red die leaning on its edge makes a blob 1.35 times as long as wide
+    # that fills 0.92 of its box, as a cocked die's two faces do. A face was matched on it but
+    # not read: the die is surely cocked (`reader.UNREAD_COCKED_FILL`). It was asked as unsure.
+    image, profile, label = _scene_die("classic", 51, (852.4, 550.1))
+    assert (label["color"], label["symbol"]) == ("red", None)
+    assert read_at(image, profile, label) == [("red", None, True)]
+    monkeypatch.setattr(reader, "UNREAD_COCKED_FILL", math.inf)
+    assert read_at(image, profile, label) == [("red", None, False)]

@@ -458,6 +458,16 @@ UNREAD_INK = 0.1  # share of paint in the window (a cocked die shows part of a f
 # walls 1406 -> 1344, errors 375 -> 376; box C taught on its 8: flagged 6 -> 3 (1.2%), errors 2;
 # its 70 four-image teachings: flagged 567 -> 471, errors 293 -> 295.
 UNREAD_COCKED_ASPECT, UNREAD_COCKED_SURE = 1.2, 0.8
+# A face matched but not read on such a blob is a cocked die's too when the blob fills this
+# much of its box at least: a cocked die's two faces make a full rectangle, a flat die's blob
+# long with its shade or a neighbour's edge does not. Such faces, offline, 300 scenes per
+# style: renderer 88 cocked, no flat one; cubes 53 and 2; box C's 70 four-image teachings 52
+# and none (at 0.85: 109 and 5, 66 and 2, 57 and none). Measured: renderer flagged 1295 ->
+# 1227, errors 202 -> 203 (a white die read red, line scene 256); cubes 1160 -> 1106, errors
+# 342 -> 338 (3 cocked dice found, reported where the blob's shape says); walls 1189 -> 1126,
+# 380 -> 374; box C taught on its 8: flagged 3 -> 2, its 70 teachings 471 -> 419, errors as
+# before (2 and 295).
+UNREAD_COCKED_FILL = 0.87
 # A face read surely with more than this many times the most paint its symbol showed in
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
 # measured the same).
@@ -1228,6 +1238,8 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
             # with cubes 377 -> 376, two phantoms fewer, a white die lost. The learnt finder's
             # finds and faint candidates have bars of their own.
             continue
+        if symbol is None and candidate.aspect >= UNREAD_COCKED_ASPECT and candidate.fill >= UNREAD_COCKED_FILL:
+            confidence = max(confidence, min(UNREAD_COCKED_SURE, cap))  # (see UNREAD_COCKED_FILL)
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         if symbol is None:
             reported = _unread_middle(die, candidate)
