@@ -592,3 +592,15 @@ def test_a_face_not_read_on_a_long_full_blob_is_a_surely_cocked_die(monkeypatch:
     assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "UNREAD_COCKED_FILL", math.inf)
     assert read_at(image, profile, label) == [("red", None, False)]
+
+
+def test_a_die_the_finder_found_on_a_long_full_blob_is_surely_cocked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 155: a red die leaning on its edge, its face matched no symbol; the learnt
+    # finder found it, beside a red blob 1.25 times as long as wide that fills 0.9 of its box,
+    # as a cocked die's two faces do. Reported on that blob, the die is surely cocked
+    # (`reader.UNREAD_COCKED_FILL`). It was asked as unsure.
+    image, profile, label = _scene_die("classic", 155, (908.2, 771.5))
+    assert (label["color"], label["symbol"]) == ("red", None)
+    assert read_at(image, profile, label) == [("red", None, True)]
+    monkeypatch.setattr(reader, "UNREAD_COCKED_FILL", math.inf)
+    assert read_at(image, profile, label) == [("red", None, False)]

@@ -466,7 +466,9 @@ UNREAD_COCKED_ASPECT, UNREAD_COCKED_SURE = 1.2, 0.8
 # 1227, errors 202 -> 203 (a white die read red, line scene 256); cubes 1160 -> 1106, errors
 # 342 -> 338 (3 cocked dice found, reported where the blob's shape says); walls 1189 -> 1126,
 # 380 -> 374; box C taught on its 8: flagged 3 -> 2, its 70 teachings 471 -> 419, errors as
-# before (2 and 295).
+# before (2 and 295). A die the learnt finder found and no face read, reported on such a blob
+# (`_cocked_blob`), is surely cocked too: renderer 17 cocked and cubes 16, no flat die, box C
+# none; flagged 1227 -> 1210, 1106 -> 1090, walls 1126 -> 1114, errors as before.
 UNREAD_COCKED_FILL = 0.87
 # A face read surely with more than this many times the most paint its symbol showed in
 # teaching (on its die color) is print on the table, not a die (see `carries_too_much_ink`; 1.8
@@ -1144,12 +1146,16 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
 
     def ask_unread(unread: Die | None, candidate: Candidate) -> None:
         # A die seen but not read, if any, is asked of the player; one the learnt finder found
-        # is reported where the finder found it, or on its cocked blob (`_cocked_blob_middle`).
+        # is reported where the finder found it, or on its cocked blob (`_cocked_blob`), surely
+        # cocked when that blob is as long and full as a cocked die's (UNREAD_COCKED_FILL).
         if unread is None:
             return
+        blob = _cocked_blob(candidate, candidates, unread.size, profile) if candidate.learnt else None
+        if blob is not None and blob.aspect >= UNREAD_COCKED_ASPECT and blob.fill >= UNREAD_COCKED_FILL:
+            unread = dataclasses.replace(unread, confidence=max(unread.confidence, UNREAD_COCKED_SURE))
         found.append((0.0, unread, unread.center))
         if candidate.learnt:
-            report_at[id(unread)] = _cocked_blob_middle(candidate, candidates, unread.size, profile)
+            report_at[id(unread)] = candidate.center if blob is None else blob.center
 
     plausible = [_plausible(look, profile) for look in looked]
     placed = [look.reading.center for look, is_die in zip(looked, plausible) if is_die]  # faces of dice, as far as known
@@ -1320,7 +1326,7 @@ def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM, shift: floa
     its color's (within `rim_limit`), its outline steps on every side and the face matched lies
     within `shift` sides of where the finder found the die (see LEARNT_UNREAD_RIM); else None.
     The die lies at the face matched: `_read` checks it there, then reports it where the finder
-    found it (or at its cocked blob's middle: `_cocked_blob_middle`)."""
+    found it (or at its cocked blob's middle: `_cocked_blob`)."""
     reading, candidate = look.reading, look.candidate
     if look.rim_distance is not None and look.rim_distance <= rim_limit and \
             look.outline[0] >= UNREAD_OUTLINE and \
@@ -1330,20 +1336,17 @@ def _learnt_unread(look: Look, rim_limit: float = LEARNT_UNREAD_RIM, shift: floa
     return None
 
 
-def _cocked_blob_middle(found: Candidate, candidates: list[Candidate], size: float, profile: Profile
-                        ) -> tuple[float, float]:
-    """Where to report a die the learnt finder found (`found`, `size` wide) and no face read:
-    the middle of the nearest blob among `candidates` that could be the whole of it cocked (see
-    ON_COCKED_BLOB), or where the finder found it."""
+def _cocked_blob(found: Candidate, candidates: list[Candidate], size: float, profile: Profile) -> Candidate | None:
+    """The blob a die the learnt finder found (`found`, `size` wide) and no face read lies on:
+    the nearest among `candidates` that could be the whole of it cocked (see ON_COCKED_BLOB), or
+    None. The die is reported at its middle, else where the finder found it."""
     longest, least, reach = ON_COCKED_BLOB
     blobs = [candidate for candidate in candidates
              if not candidate.no_blob and candidate.color == found.color and
              COCKED_ASPECT < candidate.aspect <= longest and
              candidate.side / profile.blob_side_ratio >= least * size and
              math.dist(candidate.center, found.center) <= reach * size]
-    if not blobs:
-        return found.center
-    return min(blobs, key=lambda candidate: math.dist(candidate.center, found.center)).center
+    return min(blobs, key=lambda candidate: math.dist(candidate.center, found.center), default=None)
 
 
 def _doubtful_unread(look: Look) -> Die | None:
