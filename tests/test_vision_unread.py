@@ -558,49 +558,30 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     assert near() == [("blue", None, True, False)]
 
 
-def test_two_faces_of_one_color_at_one_place_the_better_unread_make_a_die_surely_cocked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 5: a blue die leaning on its edge shows two faces, each matched at its own
-    # blob. The one matched better reads no symbol, the other lies within two faces' distance: one
-    # die, whose two faces show it cocked (`reader.TWO_FACES_UNREAD`). It was asked as unsure.
-    image, profile, label = _scene_die("classic", 5, (419.0, 1096.0))
-    assert (label["color"], label["symbol"]) == ("blue", None)
-    assert read_at(image, profile, label) == [("blue", None, True)]
-    monkeypatch.setattr(reader, "TWO_FACES_UNREAD", 0.0)
-    assert read_at(image, profile, label) == [("blue", None, False)]
 
-
-def test_a_second_face_of_the_dies_own_color_that_matches_closely_makes_it_surely_cocked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 5, cocked dice drawn as cubes: a red die leaning on its edge was read surely
-    # at one face. Beside it lies a red face, lit, that matches a foreshortened template 0.96:
-    # its second face (`reader.SECOND_FACE_ALIKE`), close enough to make it surely cocked
-    # (`reader.SECOND_FACE_SURE`). It was asked as unsure.
-    image, profile, label = _scene_die("classic", 5, (177.0, 481.0), cocked_3d=True)
-    assert (label["color"], label["symbol"]) == ("red", None)
-    assert read_at(image, profile, label) == [("red", None, True)]
-    monkeypatch.setattr(reader, "SECOND_FACE_SURE", math.inf)
-    assert read_at(image, profile, label) == [("red", None, False)]
-
-
-def test_a_face_not_read_on_a_long_full_blob_is_a_surely_cocked_die(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 51: a red die leaning on its edge makes a blob 1.35 times as long as wide
-    # that fills 0.92 of its box, as a cocked die's two faces do. A face was matched on it but
-    # not read: the die is surely cocked (`reader.UNREAD_COCKED_FILL`). It was asked as unsure.
-    image, profile, label = _scene_die("classic", 51, (852.4, 550.1))
-    assert (label["color"], label["symbol"]) == ("red", None)
-    assert read_at(image, profile, label) == [("red", None, True)]
-    monkeypatch.setattr(reader, "UNREAD_COCKED_FILL", math.inf)
-    assert read_at(image, profile, label) == [("red", None, False)]
-
-
-def test_a_die_the_finder_found_on_a_long_full_blob_is_surely_cocked(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Classic scene 155: a red die leaning on its edge, its face matched no symbol; the learnt
-    # finder found it, beside a red blob 1.25 times as long as wide that fills 0.9 of its box,
-    # as a cocked die's two faces do. Reported on that blob, the die is surely cocked
-    # (`reader.UNREAD_COCKED_FILL`). It was asked as unsure.
-    image, profile, label = _scene_die("classic", 155, (908.2, 771.5))
-    assert (label["color"], label["symbol"]) == ("red", None)
-    assert read_at(image, profile, label) == [("red", None, True)]
-    monkeypatch.setattr(reader, "UNREAD_COCKED_FILL", math.inf)
-    assert read_at(image, profile, label) == [("red", None, False)]
+# Leaning dice asked as unsure before, each now surely cocked by what shows it, and asked as unsure
+# again with that rule off:
+# - classic scene 5: a blue die shows two faces, each matched at its own blob; the one matched
+#   better reads no symbol, the other lies within two faces' distance: one die, whose two faces
+#   show it cocked (`reader.TWO_FACES_UNREAD`);
+# - classic scene 5, cocked dice drawn as cubes: a red die read surely at one face; beside it
+#   lies a red face, lit, matching a foreshortened template 0.96: its second face
+#   (`reader.SECOND_FACE_ALIKE`), close enough to show it (`reader.SECOND_FACE_SURE`);
+# - classic scene 51: a red die's face matched but not read, on a blob 1.35 times as long as wide
+#   that fills 0.92 of its box, as a cocked die's two faces do (`reader.UNREAD_COCKED_FILL`);
+# - classic scene 155: a red die whose face matched no symbol, found by the learnt finder beside
+#   a red blob 1.25 times as long as wide filling 0.9 of its box, and reported on it (the same).
+@pytest.mark.parametrize("style, seed, near, cocked_3d, color, rule, off", [
+    ("classic", 5, (419.0, 1096.0), False, "blue", "TWO_FACES_UNREAD", 0.0),
+    ("classic", 5, (177.0, 481.0), True, "red", "SECOND_FACE_SURE", math.inf),
+    ("classic", 51, (852.4, 550.1), False, "red", "UNREAD_COCKED_FILL", math.inf),
+    ("classic", 155, (908.2, 771.5), False, "red", "UNREAD_COCKED_FILL", math.inf),
+], ids=["two-faces-merged", "second-face-alike", "long-full-blob", "finder-on-long-full-blob"])
+def test_a_leaning_die_shown_cocked_is_surely_null(
+        monkeypatch: pytest.MonkeyPatch, style: str, seed: int, near: tuple[float, float], cocked_3d: bool,
+        color: str, rule: str, off: float) -> None:
+    image, profile, label = _scene_die(style, seed, near, cocked_3d=cocked_3d)
+    assert (label["color"], label["symbol"]) == (color, None)
+    assert read_at(image, profile, label) == [(color, None, True)]
+    monkeypatch.setattr(reader, rule, off)
+    assert read_at(image, profile, label) == [(color, None, False)]
