@@ -558,7 +558,6 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     assert near() == [("blue", None, True, False)]
 
 
-
 # Leaning dice asked as unsure before, each now surely cocked by what shows it, and asked as unsure
 # again with that rule off:
 # - classic scene 5: a blue die shows two faces, each matched at its own blob; the one matched

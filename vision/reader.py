@@ -1151,7 +1151,7 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
         if unread is None:
             return
         blob = _cocked_blob(candidate, candidates, unread.size, profile) if candidate.learnt else None
-        if blob is not None and blob.aspect >= UNREAD_COCKED_ASPECT and blob.fill >= UNREAD_COCKED_FILL:
+        if blob is not None and _cocked_die_blob(blob):
             unread = dataclasses.replace(unread, confidence=max(unread.confidence, UNREAD_COCKED_SURE))
         found.append((0.0, unread, unread.center))
         if candidate.learnt:
@@ -1244,8 +1244,8 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
             # with cubes 377 -> 376, two phantoms fewer, a white die lost. The learnt finder's
             # finds and faint candidates have bars of their own.
             continue
-        if symbol is None and candidate.aspect >= UNREAD_COCKED_ASPECT and candidate.fill >= UNREAD_COCKED_FILL:
-            confidence = max(confidence, min(UNREAD_COCKED_SURE, cap))  # (see UNREAD_COCKED_FILL)
+        if symbol is None and _cocked_die_blob(candidate):
+            confidence = max(confidence, min(UNREAD_COCKED_SURE, cap))
         die = Die(candidate.color, symbol, center, float(reading.size), float(confidence))
         if symbol is None:
             reported = _unread_middle(die, candidate)
@@ -1347,6 +1347,12 @@ def _cocked_blob(found: Candidate, candidates: list[Candidate], size: float, pro
              candidate.side / profile.blob_side_ratio >= least * size and
              math.dist(candidate.center, found.center) <= reach * size]
     return min(blobs, key=lambda candidate: math.dist(candidate.center, found.center), default=None)
+
+
+def _cocked_die_blob(blob: Candidate) -> bool:
+    """Whether `blob` is as long and as full as a cocked die's two faces make it (see
+    UNREAD_COCKED_FILL): a die unread on it is surely cocked."""
+    return blob.aspect >= UNREAD_COCKED_ASPECT and blob.fill >= UNREAD_COCKED_FILL
 
 
 def _doubtful_unread(look: Look) -> Die | None:
