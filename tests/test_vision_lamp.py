@@ -145,6 +145,39 @@ def test_a_die_only_a_rejected_correction_reads_is_still_read(monkeypatch: pytes
     assert [(d.color, d.symbol) for d in read] == [("blue", "finger")] and read[0].confidence >= 0.5, read
 
 
+def test_a_die_only_a_rejected_correction_reads_surely_cocked_is_still_reported(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 2: in the frame as it is, a red die leaning on another makes one blob with it,
+    # read as no die (its outline runs on past any die's). The lamp's correction, which reads no
+    # more dice surely and is not kept, reads the leaning die surely cocked: it is kept, surely
+    # null (`reader.COCKED_ELSEWHERE_SIZES`), and lost with that range empty.
+    image, labels = render(random_scene(2, style="line"))
+    profile = taught_on_renders("line")
+    truth = min(labels["dice"], key=lambda d: np.hypot(*np.subtract(d["center"], (194.0, 678.0))))
+    assert (truth["color"], truth["symbol"]) == ("red", None)
+    plain, _, _ = _read(image, profile)
+    assert not _on(truth, plain)
+    dice, lamp = read_under_lamp(image, profile)
+    assert lamp is None
+    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in _on(truth, dice)] == [("red", None, True)]
+    monkeypatch.setattr(reader, "COCKED_ELSEWHERE_SIZES", (math.inf, math.inf))
+    assert not _on(truth, read_under_lamp(image, profile)[0])
+
+
+def test_a_card_a_rejected_correction_reads_as_a_cocked_die_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bold scene 264: a blue card's back, twice the side of the frame's dice, is read through the
+    # lamp's correction (not kept) as a cocked die. Its size is no die's of this frame: it is not
+    # kept either, as it would be with any size let in.
+    image, labels = render(random_scene(264, style="bold"))
+    profile = taught_on_renders("bold")
+    card = {"center": (802.8, 303.1), "size": 60.0}
+    assert all(np.hypot(*np.subtract(d["center"], card["center"])) > 5 * d["size"] for d in labels["dice"])
+    assert not _on(card, read_frame(image, profile))
+    monkeypatch.setattr(reader, "COCKED_ELSEWHERE_SIZES", (0.0, math.inf))
+    assert [(d.color, d.symbol, d.confidence >= 0.5) for d in _on(card, read_frame(image, profile))] == \
+        [("blue", None, True)]
+
+
 def test_a_warm_lamps_white_dice_are_not_corrected_into_red_ones() -> None:
     # A warm lamp over white cloth (line scene 75): the red and blue dice's rims alone would draw
     # the search to raise red and blue together (blue 1.16, red 1.39), a magenta tint no lamp
