@@ -147,7 +147,7 @@ def test_a_die_only_a_rejected_correction_reads_is_still_read(monkeypatch: pytes
 
 def test_a_die_only_a_rejected_correction_reads_surely_cocked_is_still_reported(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Line scene 2: in the frame as it is, a red die leaning on another makes one blob with it,
+    # Line scene 2: in the frame as it is, the blob of a red die leaning beside another red die is
     # read as no die (its outline runs on past any die's). The lamp's correction, which reads no
     # more dice surely and is not kept, reads the leaning die surely cocked: it is kept, surely
     # null (`reader.COCKED_ELSEWHERE_SIZES`), and lost with that range empty.

@@ -316,7 +316,8 @@ SIZE_WITNESSES = 3  # sure dice a frame needs before their size says a face is s
 # cocked (null at 0.5 or more) where the frame as it is has none is kept, as its sure dice are,
 # when its face is of this range of the frame's sure dice' median size (SIZE_WITNESSES of them):
 # the correction splits or colors a leaning die's blob as a die's (line scene 2: the frame as
-# it is made one blob of a red die leaning on another and dropped it as print). Renderer, 300
+# it is read the blob of a red die leaning beside another red die as print, its outline running
+# on past any die's; through the correction its two faces were read apart). Renderer, 300
 # scenes per style: errors 203 -> 199 (5 cocked dice found, surely null; a white striped card
 # taken for a cocked die, bold scene 222); cocked dice drawn as cubes 338 -> 334; every die a
 # cube 374 -> 368; flagged as before; box C read as before, taught on 8 and in its 70
