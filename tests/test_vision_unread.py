@@ -454,6 +454,18 @@ def test_a_cube_leaning_near_45_degrees_is_reported_between_the_faces_it_shows(m
     assert read_at(image, profile, label) == []
 
 
+def test_a_cube_left_unread_is_reported_midway_between_the_two_faces_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stencil scene 18, cocked dice drawn as cubes: a white die leaning 43 degrees was left unread
+    # 0.71 sides from its label (on its top face): missed, and a phantom. Both its faces show,
+    # 0.6-0.8 sides apart along one of its axes, and match a foreshortened template: reported
+    # midway between them (`reader._midway_between_faces`), it is found, asked of the player.
+    image, profile, label = _scene_die("stencil", 18, (205.0, 630.0), cocked_3d=True)
+    assert (label["color"], label["symbol"]) == ("white", None)
+    assert read_at(image, profile, label) == [("white", None, False)]
+    monkeypatch.setattr(reader, "TWO_FACES_MATCH", math.inf)  # no two faces found
+    assert read_at(image, profile, label) == []
+
+
 def test_a_cube_whose_two_faces_were_read_is_reported_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
     # Stencil scene 171, cocked dice drawn as cubes: a red die leaning 45 degrees had both its
     # faces read doubtfully, the one leaning away better. Reported where its blob said, which was
@@ -485,11 +497,15 @@ def test_a_cube_leaning_toward_its_neighbour_is_reported_between_its_faces(monke
     # die, its top face toward it, and was read on its face leaning away, 0.71 sides from its
     # label: missed, and a phantom. The neighbour's middle lies 1.58 sides out, beyond the top
     # face: that way is looked at for a second face (`reader.BETWEEN_FACES_NEIGHBOUR`), which
-    # matches, and midway between the two faces the die is found, surely cocked.
+    # matches, and midway between the two faces the die is found, surely cocked. Without that
+    # look, the two faces it shows still move it midway (`reader._midway_between_faces`), but
+    # it is only asked of the player.
     image, profile, label = _scene_die("classic", 65, (745.0, 779.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert read_at(image, profile, label) == [("blue", None, True)]
     monkeypatch.setattr(reader, "BETWEEN_FACES_NEIGHBOUR", reader.NEIGHBOUR_ALONG[1])  # as for a flat die
+    assert read_at(image, profile, label) == [("blue", None, False)]
+    monkeypatch.setattr(reader, "TWO_FACES_MATCH", math.inf)
     assert read_at(image, profile, label) == []
 
 
@@ -545,7 +561,8 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     # alike, and the learnt finder found the one the label does not name, 0.6 sides from the
     # label. Its blob, oblong, holds both faces: reported at the blob's middle (0.28 sides from
     # the label), it is asked of the player where it lies. Reported where the finder found it,
-    # it was missed and counted a phantom too.
+    # it was missed and counted a phantom too, until the two faces it shows moved it midway
+    # between them (`reader._midway_between_faces`).
     image, profile, label = _scene_die("classic", 146, (508.2, 577.4), cocked_3d=True)
     assert (label["color"], label["symbol"], label["cocked_deg"]) == ("blue", None, 38.7)
 
@@ -553,6 +570,8 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
         return [(d.color, d.symbol, d.confidence < 0.5, math.dist(d.center, label["center"]) <= label["size"] / 2)
                 for d in read_frame(image, profile) if math.dist(d.center, label["center"]) <= label["size"]]
 
+    assert near() == [("blue", None, True, True)]
+    monkeypatch.setattr(reader, "TWO_FACES_MATCH", math.inf)
     assert near() == [("blue", None, True, True)]
     monkeypatch.setattr(reader, "ON_COCKED_BLOB", (0.0, 1.0, 0.5))
     assert near() == [("blue", None, True, False)]

@@ -223,6 +223,26 @@ BETWEEN_FACES_NEIGHBOUR = 1.35
 # renderer and cubes, 100 scenes per style, but classic scene 93's lamp correction chosen
 # otherwise, which counts dice left unread: 3 errors more; none more on box C.)
 TWO_FACES_SEEN = 0.8
+# A die left unread (null) whose two faces both show along one of its axes through where it is
+# reported (a cocked die: its top face and the one leaning away) is reported midway between
+# them (`_midway_between_faces`), unless its two faces were found already (`_found_leaning`,
+# `_between_faces`). Its label lies on its top face, and where else it was reported (its blob's
+# centroid, where the learnt finder found it, a face matched) may lie more than half a side from
+# there; midway lay 0.3-0.5 sides from it. Each axis is scanned at TWO_FACES_SCAN sides from
+# where the die is reported, with windows foreshortened across it to TWO_FACES_ACROSS of a side;
+# a face lies where the best match of any symbol peaks at TWO_FACES_MATCH at least, and two faces
+# of one die lie TWO_FACES_APART sides apart. 300 scenes per style: cubes (`--cocked-3d`) errors
+# 334 -> 320 (7 leaning dice found: 5 asked, 2 surely null; flagged 1090 -> 1095), walls 368 ->
+# 350 (9 found; flagged 1114 -> 1117); renderer, every die scored as before; box C's 70
+# four-image teachings 295 -> 267 (14 found, all c_test_007's red die, and its 14 phantoms gone;
+# flagged 419 -> 432): of its 27 dice moved, 14 onto their labels, none off them. Scanned finer
+# (every 0.15 sides, at 0.6 and 0.8 of a side across; 150 scenes per style and every other
+# teaching, measured apart from the reader): more found (cubes 7 against 4, walls 9 against 5,
+# box C 12 against 10), but a flat die moved off its label in the walls and one in the renderer.
+TWO_FACES_SCAN = (-0.6, -0.4, -0.2, 0.0, 0.2, 0.4, 0.6)
+TWO_FACES_ACROSS = 0.7
+TWO_FACES_MATCH = 0.7
+TWO_FACES_APART = (0.5, 0.95)
 # Two faces of one color that `_one_per_place` takes for one die (TWO_FACES), the one that matched
 # better read as no symbol, are a cocked die's: it is reported null with this confidence (asked
 # all the same, as one to roll again). Such dice, renderer, 300 scenes per style: 79 lay on a
@@ -1300,8 +1320,12 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
     dice = [die for die, keep in zip(dice, kept) if keep]
     # Last: a die made unread here is not asked whether it is print (`_runs_past_die`), and
     # its color is still sure for the lamp.
-    dice = [_second_face_beside(frame_bgr, die, faces[id(die)], dice, profile, past_face[id(die)])
-            if id(die) in faces else die for die in dice]
+    beside = [_second_face_beside(frame_bgr, die, faces[id(die)], dice, profile, past_face[id(die)])
+              if id(die) in faces else die for die in dice]
+    # Dice whose two faces were found already: found leaning here, or moved between their faces
+    # below (`_midway_between_faces` looks for no more).
+    two_faces = {id(after) for before, after in zip(dice, beside) if after is not before}
+    dice = beside
     # A die the finder found and no face read is reported where the finder found it (or at the
     # middle of the cocked blob it lies on, ON_COCKED_BLOB): the finder is taught on the labels'
     # top faces' middles, and such a die is mostly a cocked one, whose face matched best may be its
@@ -1319,10 +1343,13 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
     # read doubtfully lay 0.6-0.75 sides from its label. Cubes (`--cocked-3d`), 300 scenes per
     # style: errors 407 -> 393 (7 such dice found, asked as before, 7 phantoms fewer); the
     # renderer's and box C's as before.
-    dice = [_between_faces(frame_bgr, die, unread_faces[die.center], dice, profile)
-            if die.symbol is None and die.center in unread_faces else
-            _between_faces(frame_bgr, die, doubted[id(die)], dice, profile) if id(die) in doubted else die
-            for die in dice]
+    between = [_between_faces(frame_bgr, die, unread_faces[die.center], dice, profile)
+               if die.symbol is None and die.center in unread_faces else
+               _between_faces(frame_bgr, die, doubted[id(die)], dice, profile) if id(die) in doubted else die
+               for die in dice]
+    two_faces.update(id(after) for before, after in zip(dice, between) if after is not before)
+    dice = [_midway_between_faces(frame_bgr, die, between, profile)
+            if die.symbol is None and id(die) not in two_faces else die for die in between]
     sure = [die for die, is_sure in zip(dice, strictly_sure) if is_sure]
     # Asked last: a die whose symbol glare may have made is still a die of its color.
     return [_glare_doubted(frame_bgr, die, faces.get(id(die)), profile) for die in dice], rims, sure
@@ -1916,6 +1943,35 @@ def _between_faces(frame_bgr: np.ndarray, die: Die, reading: FaceReading, dice: 
         return die
     confidence = TWO_FACES_SEEN if die.symbol is None and score >= BETWEEN_FACES_MATCH else die.confidence
     return dataclasses.replace(die, center=_midway(reading, way), confidence=confidence)
+
+
+def _midway_between_faces(frame_bgr: np.ndarray, die: Die, dice: list[Die], profile: Profile) -> Die:
+    """`die`, left unread, reported midway between two faces of its color's symbols that lie
+    along one of its axes through where it is reported, TWO_FACES_APART sides apart (see
+    TWO_FACES_SCAN); else as it was. Of two such pairs, the one whose weaker face matches
+    better. `dice` are all the frame's: a face as near another die as half a side is that die's."""
+    size = die.size
+    angle = face_angle(frame_bgr, die.center, size)
+    templates = profile.templates_for(die.color, upright=True)
+    others = [other.center for other in dice if other is not die]
+    low, high = TWO_FACES_APART
+    best: tuple[float, tuple[float, float]] | None = None
+    ways = face_ways(die.center, size, angle)
+    for way, turn in ((ways[0], FACE_WAY_TURNS[0]), (ways[2], FACE_WAY_TURNS[2])):
+        along = [(die.center[0] + t * size * way[0], die.center[1] + t * size * way[1]) for t in TWO_FACES_SCAN]
+        scores = [_best_score(frame_bgr, at, size, templates, angle + turn, TWO_FACES_ACROSS) for at in along]
+        faces = [(scores[i], TWO_FACES_SCAN[i], along[i]) for i in range(len(along))
+                 if scores[i] >= TWO_FACES_MATCH and (i == 0 or scores[i] >= scores[i - 1]) and
+                 (i == len(along) - 1 or scores[i] >= scores[i + 1]) and
+                 all(math.dist(along[i], other) > 0.5 * size for other in others)]
+        for k, (first, t_first, at_first) in enumerate(faces):
+            for second, t_second, at_second in faces[k + 1:]:
+                weaker = min(first, second)
+                if low <= abs(t_second - t_first) <= high and (best is None or weaker > best[0]):
+                    best = (weaker, ((at_first[0] + at_second[0]) / 2.0, (at_first[1] + at_second[1]) / 2.0))
+    if best is None:
+        return die
+    return dataclasses.replace(die, center=(float(best[1][0]), float(best[1][1])))
 
 
 def _glare_doubted(frame_bgr: np.ndarray, die: Die, reading: FaceReading | None, profile: Profile) -> Die:
