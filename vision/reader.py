@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -243,6 +244,7 @@ TWO_FACES_SCAN = (-0.6, -0.4, -0.2, 0.0, 0.2, 0.4, 0.6)
 TWO_FACES_ACROSS = 0.7
 TWO_FACES_MATCH = 0.7
 TWO_FACES_APART = (0.5, 0.95)
+TWO_FACES_OTHER_DIE = 0.5  # a face this many sides or nearer another die's reading is that die's
 # Two faces of one color that `_one_per_place` takes for one die (TWO_FACES), the one that matched
 # better read as no symbol, are a cocked die's: it is reported null with this confidence (asked
 # all the same, as one to roll again). Such dice, renderer, 300 scenes per style: 79 lay on a
@@ -1949,7 +1951,8 @@ def _midway_between_faces(frame_bgr: np.ndarray, die: Die, dice: list[Die], prof
     """`die`, left unread, reported midway between two faces of its color's symbols that lie
     along one of its axes through where it is reported, TWO_FACES_APART sides apart (see
     TWO_FACES_SCAN); else as it was. Of two such pairs, the one whose weaker face matches
-    better. `dice` are all the frame's: a face as near another die as half a side is that die's."""
+    better. `dice` are all the frame's: a face as near another die as TWO_FACES_OTHER_DIE is that
+    die's."""
     size = die.size
     angle = face_angle(frame_bgr, die.center, size)
     templates = profile.templates_for(die.color, upright=True)
@@ -1963,12 +1966,11 @@ def _midway_between_faces(frame_bgr: np.ndarray, die: Die, dice: list[Die], prof
         faces = [(scores[i], TWO_FACES_SCAN[i], along[i]) for i in range(len(along))
                  if scores[i] >= TWO_FACES_MATCH and (i == 0 or scores[i] >= scores[i - 1]) and
                  (i == len(along) - 1 or scores[i] >= scores[i + 1]) and
-                 all(math.dist(along[i], other) > 0.5 * size for other in others)]
-        for k, (first, t_first, at_first) in enumerate(faces):
-            for second, t_second, at_second in faces[k + 1:]:
-                weaker = min(first, second)
-                if low <= abs(t_second - t_first) <= high and (best is None or weaker > best[0]):
-                    best = (weaker, ((at_first[0] + at_second[0]) / 2.0, (at_first[1] + at_second[1]) / 2.0))
+                 all(math.dist(along[i], other) > TWO_FACES_OTHER_DIE * size for other in others)]
+        for (first, t_first, at_first), (second, t_second, at_second) in itertools.combinations(faces, 2):
+            weaker = min(first, second)
+            if low <= abs(t_second - t_first) <= high and (best is None or weaker > best[0]):
+                best = (weaker, ((at_first[0] + at_second[0]) / 2.0, (at_first[1] + at_second[1]) / 2.0))
     if best is None:
         return die
     return dataclasses.replace(die, center=(float(best[1][0]), float(best[1][1])))
