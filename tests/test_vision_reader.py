@@ -936,6 +936,42 @@ def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_sur
     assert there and all(d.confidence < 0.5 for d in there), there
 
 
+@pytest.mark.parametrize("style, seed, at, cubes", [
+    ("classic", 13, (237.0, 591.0), False),  # a red cocktail
+    ("classic", 67, (1095.0, 562.0), True),  # a red finger, cocked dice drawn as cubes
+])
+def test_a_face_the_discriminant_reads_that_fits_foreshortened_a_little_better_is_read_surely(
+        monkeypatch: pytest.MonkeyPatch, style: str, seed: int, at: tuple[float, float], cubes: bool) -> None:
+    # The templates read each face doubtfully and the discriminant reads the same symbol by far,
+    # but the face fits a foreshortened window a little better than an upright one (by less
+    # than STRETCH_GAIN), as a flat die's face read a little off its middle does. Its outline
+    # stops at the face, so it is no cocked die's nearer face, and it is read surely
+    # (SECOND_OPINION_STOPPED). Without that, the die is asked of the player.
+    image, labels = render(random_scene(seed, style=style, cocked_3d=cubes))
+    profile = taught_on_renders(style, cocked_3d=cubes)
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    assert read_at(image, profile, die) == [(die["color"], die["symbol"], True)]
+    monkeypatch.setattr(reader, "SECOND_OPINION_STOPPED", (reader.SECOND_OPINION_GAIN, reader.CONTINUED_EDGES))
+    assert read_at(image, profile, die) == [(die["color"], die["symbol"], False)]
+
+
+def test_a_cocked_cube_whose_outline_runs_on_gets_no_second_opinion(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 47, cocked dice drawn as cubes: a blue cube leans on its edge, and the
+    # templates read its nearer face doubtfully, as a symbol the discriminant reads too. That
+    # face fits a foreshortened window a little better than an upright one (by less than
+    # STRETCH_GAIN) as a flat die's may, but the cube's outline runs on past it, over its second
+    # face: no second opinion makes it sure (SECOND_OPINION_STOPPED). Were the outline not
+    # asked, the discriminant would make it sure, as a symbol: wrong.
+    image, labels = render(random_scene(47, style="classic", cocked_3d=True))
+    profile = taught_on_renders("classic", cocked_3d=True)
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1481.0, 1052.0)))
+    assert (die["color"], die["symbol"]) == ("blue", None)
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]
+    monkeypatch.setattr(reader, "SECOND_OPINION_STOPPED", (reader.STRETCH_GAIN, math.inf))
+    read = read_at(image, profile, die)
+    assert [sure for *_, sure in read] == [True] and read[0][1] is not None
+
+
 def test_a_white_die_whose_blob_takes_in_the_light_table_beside_it_is_read_where_it_lies(monkeypatch: pytest.MonkeyPatch) -> None:
     # Classic scene 13 with a card, tokens and coins about: a white die on a light printed cloth,
     # beside a blue one. Its blob takes in the light cloth beside it, as a white die's takes in a
