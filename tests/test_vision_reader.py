@@ -751,6 +751,23 @@ def test_a_found_die_whose_face_fits_square_far_better_than_foreshortened_is_rea
 
 
 @pytest.mark.parametrize("style, seed, at", [
+    ("line", 10, (1516.0, 1156.0)),  # a red gun at the frame's edge
+    ("line", 69, (1488.0, 820.0)),  # a red gavel
+])
+def test_a_found_die_whose_face_matches_less_closely_but_fits_upright_is_read_surely(
+        monkeypatch: pytest.MonkeyPatch, style: str, seed: int, at: tuple[float, float]) -> None:
+    # The learnt finder found these dice where no blob was taken for one, and their faces read
+    # surely but match under LEARNT_MATCH. They fit an upright window at least as well as a
+    # foreshortened one, as a cocked die's nearer face does not (LEARNT_FLAT_GAIN): they are
+    # read surely. Held to LEARNT_MATCH, each was asked of the player, unread.
+    _assert_read_surely(style, seed, at)
+    image, labels = render(random_scene(seed, style=style))
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    monkeypatch.setattr(reader, "LEARNT_FLAT_GAIN", -math.inf)
+    assert read_at(image, taught_on_renders(style), die) == [(die["color"], None, False)]
+
+
+@pytest.mark.parametrize("style, seed, at", [
     ("classic", 132, (97.0, 517.0)),  # a blue gavel at the frame's edge
     ("line", 50, (459.0, 844.0)),  # a blue gavel
     ("bold", 262, (1417.0, 799.0)),  # a blue cocktail
