@@ -1249,8 +1249,7 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
                     _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) <= STOPPED_EDGES:
                 symbol, confidence = reading.best_symbol, upright  # (see STOPPED_EDGES)
         if symbol is not None and confidence < 0.5:
-            confidence = _second_opinion(frame_bgr, reading, candidate, symbol, confidence, profile,
-                                         _other_faces(placed, reading))
+            confidence = _second_opinion(frame_bgr, reading, candidate, symbol, confidence, profile, placed)
         center = (float(reading.center[0]), float(reading.center[1]))
         if candidate.learnt and (symbol is None or confidence < 0.5 or
                                  (reading.best_score < LEARNT_MATCH and
@@ -1383,12 +1382,12 @@ def _read_halved(frame_bgr: np.ndarray, profile: Profile, half_frame: np.ndarray
 
 
 def _second_opinion(frame_bgr: np.ndarray, reading: FaceReading, candidate: Candidate, symbol: str,
-                    confidence: float, profile: Profile, others: list[tuple[float, float]]) -> float:
+                    confidence: float, profile: Profile, placed: list[tuple[float, float]]) -> float:
     """The confidence of a face (`reading`, on `candidate`'s blob) that the templates read as
     `symbol` doubtfully (`confidence`): higher when the profile's discriminant reads the same
     symbol by SECOND_OPINION's gap and the face cannot be a cocked die's (see
-    SECOND_OPINION_GAIN), else as it was. `others`: the centers of other dice' faces, whose
-    outlines run on into this one's."""
+    SECOND_OPINION_GAIN), else as it was. `placed`: the faces of the frame's dice as far as
+    known, whose outlines run on into this one's (`_other_faces` tells which are other dice')."""
     if profile.discriminant is None or candidate.aspect > SECOND_OPINION_ASPECT:
         return confidence
     said, gap = profile.discriminant.verdict(ink_map(face_window(frame_bgr, reading.center, reading.size, reading.angle)))
@@ -1397,7 +1396,8 @@ def _second_opinion(frame_bgr: np.ndarray, reading: FaceReading, candidate: Cand
     foreshortened = _foreshortened_gain(frame_bgr, reading, candidate.color, profile)
     stopped_gain, stopped_edges = SECOND_OPINION_STOPPED
     if foreshortened > stopped_gain or \
-            (foreshortened > SECOND_OPINION_GAIN and _outline_runs_on(frame_bgr, reading, others) > stopped_edges):
+            (foreshortened > SECOND_OPINION_GAIN and
+             _outline_runs_on(frame_bgr, reading, _other_faces(placed, reading)) > stopped_edges):
         return confidence
     return max(confidence, _ramp(gap, *SECOND_OPINION))
 
