@@ -240,6 +240,7 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     assert [(color, symbol) for color, symbol, _ in read_at(image, profile, truth)] == [("blue", None)]
     monkeypatch.setattr(reader, "SCALED_OUTLINE", 0.0)
     assert read_at(image, profile, truth) == [("blue", "gun", True)]
@@ -1006,3 +1007,33 @@ def test_a_white_die_whose_blob_takes_in_the_light_table_beside_it_is_read_where
     assert read_at(image, profile, die) == [("white", "gavel", True)]
     monkeypatch.setattr(reader, "BIG_BLOB", math.inf)
     assert read_at(image, profile, die) == [("white", None, False)]
+
+
+def test_a_cube_whose_outline_runs_on_far_over_a_narrow_second_face_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 259, cocked dice drawn as cubes: a white cube leaning 28 degrees, read surely as
+    # a gavel on its top face. Beside it, on a side that does not face the frame's middle, its
+    # outline runs on (0.75 as strongly as along the face) over its second face, narrow and
+    # shaded, which a squashed template matches at 0.72: under SECOND_FACE_SCAN_MATCH, over
+    # SECOND_FACE_SCAN_RUNS_ON's eased bar. The die is asked of the player; held to the full
+    # bar, it is read surely as a gavel: wrong.
+    image, labels = render(random_scene(259, style="line", cocked_3d=True))
+    profile = taught_on_renders("line", cocked_3d=True)
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1106.0, 177.0)))
+    assert (die["color"], die["symbol"]) == ("white", None)
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (reader.SECOND_FACE_SCAN_RUNS_ON[0], reader.SECOND_FACE_SCAN_MATCH))
+    assert read_at(image, profile, die) == [("white", "gavel", True)]
+
+
+def test_a_flat_die_whose_outline_stops_is_not_asked_for_a_squashed_match_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Classic scene 16: a flat blue finger, read surely. Beside it a squashed template matches at
+    # 0.73 (the table's grain, or a neighbour's print), but the die's outline runs on there only
+    # 0.12 as strongly as along the face: SECOND_FACE_SCAN_RUNS_ON's eased bar does not apply,
+    # and the die stays read. Were that bar eased whatever the outline does, it would be asked.
+    image, labels = render(random_scene(16, style="classic"))
+    profile = taught_on_renders("classic")
+    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (277.0, 834.0)))
+    assert (die["color"], die["symbol"]) == ("blue", "finger")
+    assert read_at(image, profile, die) == [("blue", "finger", True)]
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (0.0, reader.SECOND_FACE_SCAN_RUNS_ON[1]))
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]

@@ -356,6 +356,7 @@ def test_a_cocked_die_whose_second_face_lies_beside_the_face_read_is_reported_un
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     [(_, symbol, sure)] = read_at(image, profile, label)
     assert symbol is not None and sure
 
@@ -369,9 +370,11 @@ def test_a_cocked_die_whose_second_face_lies_toward_a_die_of_another_color_is_re
     image, profile, label = _scene_die("classic", 69, (1309.0, 102.0))
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
-    # Every die out that way taking the side, whatever the color beside: read as a gun.
+    # Every die out that way taking the side, whatever the color beside: read as a gun. (Its
+    # outline runs on far there, so the narrow scan's eased bar tells it too: off as well.)
     monkeypatch.setattr(reader, "SECOND_FACE_COLOR", 0.0)
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     assert read_at(image, profile, label) == [("white", "gun", True)]
 
 
@@ -397,6 +400,7 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     assert read_at(image, profile, label) == [("red", "cocktail", True)]
 
 
@@ -409,6 +413,8 @@ def test_a_cube_whose_second_face_is_of_its_own_color_is_reported_unread(monkeyp
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
+    # Its outline runs on far there, so the narrow scan's eased bar tells it too: off as well.
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     assert read_at(image, profile, label) == [("blue", "cocktail", True)]
 
 
@@ -439,6 +445,7 @@ def test_a_cube_whose_second_face_lies_nearer_than_the_usual_look_is_reported_un
     assert read_at(image, profile, label) == [("white", "finger", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_INWARD", 0.3)
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_MATCH", math.inf)
+    monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (math.inf, math.inf))
     assert read_at(image, profile, label) == [("white", "finger", True)]
 
 
