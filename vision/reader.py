@@ -161,9 +161,9 @@ SECOND_FACE_ALIKE = (0.1, 0.2, 0.3, 0.7)
 SECOND_FACE_SCAN = ((0.6, 0.65, 0.7), (0.35, 0.5))
 SECOND_FACE_SCAN_MATCH, SECOND_FACE_SCAN_INWARD = 0.8, 0.3
 # Where the die's outline runs on past the face at least SECOND_FACE_SCAN_RUNS_ON[0] as strongly
-# as along it, a squashed template matching SECOND_FACE_SCAN_RUNS_ON[1] there is enough: a flat
-# die's outline stops at its face, and what matches beside it is a neighbour's print or the
-# table's. Of the dice read surely and left so, offline, on every set: 17 cocked dice' second
+# as along it, a squashed template matching SECOND_FACE_SCAN_RUNS_ON[1] there is enough: a
+# leaning die's outline runs on over its second face, a flat die's mostly stops at its face.
+# Of the dice read surely and left so, offline, on every set: 17 cocked dice' second
 # faces matched 0.7-0.8 where the outline ran on 0.45-1.3, against 7 flat dice; where it ran on
 # less (0.1-0.4), 8 cocked and 55 flat dice. 300 scenes per style: renderer errors 197 -> 195
 # (flagged 1170 -> 1174), cubes 320 -> 315 (1056 -> 1062), walls 349 -> 343 (1081 -> 1090),
