@@ -25,8 +25,8 @@ from vision.scoring import score_image
 from vision.symbols import TEMPLATE_PX, face_window, ink_map, inner, strong_face_ink_share, strong_ink_share
 from vision.teach import teach
 
-from vision_support import (FIXTURES, images, read_and_score, read_at, taught, taught_on_four, taught_on_photoreal,
-                            taught_on_renders)
+from vision_support import (FIXTURES, images, read_and_score, read_at, scene_die, taught, taught_on_four,
+                            taught_on_photoreal, taught_on_renders)
 
 PHOTOREAL = FIXTURES / "photoreal-c"
 
@@ -965,9 +965,7 @@ def test_a_face_the_discriminant_reads_that_fits_foreshortened_a_little_better_i
     # than STRETCH_GAIN), as a flat die's face read a little off its middle does. Its outline
     # stops at the face, so it is no cocked die's nearer face, and it is read surely
     # (SECOND_OPINION_STOPPED). Without that, the die is asked of the player.
-    image, labels = render(random_scene(seed, style=style, cocked_3d=cubes))
-    profile = taught_on_renders(style, cocked_3d=cubes)
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    image, profile, die = scene_die(style, seed, at, cocked_3d=cubes)
     assert read_at(image, profile, die) == [(die["color"], die["symbol"], True)]
     monkeypatch.setattr(reader, "SECOND_OPINION_STOPPED", (reader.SECOND_OPINION_GAIN, reader.CONTINUED_EDGES))
     assert read_at(image, profile, die) == [(die["color"], die["symbol"], False)]
@@ -980,9 +978,7 @@ def test_a_cocked_cube_whose_outline_runs_on_gets_no_second_opinion(monkeypatch:
     # STRETCH_GAIN) as a flat die's may, but the cube's outline runs on past it, over its second
     # face: no second opinion makes it sure (SECOND_OPINION_STOPPED). Were the outline not
     # asked, the discriminant would make it sure, as a symbol: wrong.
-    image, labels = render(random_scene(47, style="classic", cocked_3d=True))
-    profile = taught_on_renders("classic", cocked_3d=True)
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1481.0, 1052.0)))
+    image, profile, die = scene_die("classic", 47, (1481.0, 1052.0), cocked_3d=True)
     assert (die["color"], die["symbol"]) == ("blue", None)
     assert [sure for *_, sure in read_at(image, profile, die)] == [False]
     monkeypatch.setattr(reader, "SECOND_OPINION_STOPPED", (reader.STRETCH_GAIN, math.inf))
@@ -1016,9 +1012,7 @@ def test_a_cube_whose_outline_runs_on_far_over_a_narrow_second_face_is_asked(mon
     # shaded, which a squashed template matches at 0.72: under SECOND_FACE_SCAN_MATCH, over
     # SECOND_FACE_SCAN_RUNS_ON's eased bar. The die is asked of the player; held to the full
     # bar, it is read surely as a gavel: wrong.
-    image, labels = render(random_scene(259, style="line", cocked_3d=True))
-    profile = taught_on_renders("line", cocked_3d=True)
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1106.0, 177.0)))
+    image, profile, die = scene_die("line", 259, (1106.0, 177.0), cocked_3d=True)
     assert (die["color"], die["symbol"]) == ("white", None)
     assert [sure for *_, sure in read_at(image, profile, die)] == [False]
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (reader.SECOND_FACE_SCAN_RUNS_ON[0], reader.SECOND_FACE_SCAN_MATCH))
@@ -1030,9 +1024,7 @@ def test_a_flat_die_whose_outline_stops_is_not_asked_for_a_squashed_match_beside
     # 0.73 (the table's grain, or a neighbour's print), but the die's outline runs on there only
     # 0.12 as strongly as along the face: SECOND_FACE_SCAN_RUNS_ON's eased bar does not apply,
     # and the die stays read. Were that bar eased whatever the outline does, it would be asked.
-    image, labels = render(random_scene(16, style="classic"))
-    profile = taught_on_renders("classic")
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (277.0, 834.0)))
+    image, profile, die = scene_die("classic", 16, (277.0, 834.0))
     assert (die["color"], die["symbol"]) == ("blue", "finger")
     assert read_at(image, profile, die) == [("blue", "finger", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (0.0, reader.SECOND_FACE_SCAN_RUNS_ON[1]))

@@ -20,7 +20,7 @@ from vision.rim import RimColors, surround_chromas
 from vision.scoring import score_image
 from vision.symbols import WINDOW_PX, ink_share
 
-from vision_support import FIXTURES, read_at, taught, taught_on_renders, teaching_renders
+from vision_support import FIXTURES, read_at, scene_die, taught, taught_on_renders, teaching_renders
 
 # A blue die leaning on an edge against another blue die on dark cloth: no face is on top, and
 # no squashed face fits it either (a red die leaning elsewhere in the scene is still read as flat).
@@ -328,15 +328,6 @@ def test_a_cocked_die_s_doubtful_second_face_is_not_a_die_of_its_own(seed: int, 
     assert math.dist(near[0].center, label["center"]) < label["size"] / 2
 
 
-def _scene_die(style: str, seed: int, near: tuple[float, float], cocked_3d: bool = False):
-    """A rendered scene of `style` (its image and the profile taught on its style's renders) and
-    its labelled die nearest `near`."""
-    # Called as the other tests call it, so its cache serves both.
-    profile = taught_on_renders(style, cocked_3d=True) if cocked_3d else taught_on_renders(style)
-    image, labels = render(random_scene(seed, style=style, cocked_3d=cocked_3d))
-    return image, profile, min(labels["dice"], key=lambda d: math.dist(d["center"], near))
-
-
 # Cocked dice read surely at one face, on blobs too square for the cocked rule: their second
 # face lies beside it, foreshortened, and matches a squashed template closely (red gavel 0.94,
 # white finger 0.92; see `vision.reader.SECOND_FACE`). With the bar out of reach each was read
@@ -367,7 +358,7 @@ def test_a_cocked_die_whose_second_face_lies_toward_a_die_of_another_color_is_re
     # face lies beside the face read, on the side where a die of another color lies too, so the
     # side counted as taken and the face was read surely as a gun. The face beside is white, as
     # the face read is: it is the die's own, and the die is asked of the player.
-    image, profile, label = _scene_die("classic", 69, (1309.0, 102.0))
+    image, profile, label = scene_die("classic", 69, (1309.0, 102.0))
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
     # Every die out that way taking the side, whatever the color beside: read as a gun. (Its
@@ -382,7 +373,7 @@ def test_a_flat_die_beside_a_die_of_another_color_is_read_surely(monkeypatch: py
     # Classic scene 352: a flat white gavel whose outline runs on into a red die leaning against
     # it, whose face there matches a squashed template: taken for a second face, the gavel was
     # asked of the player. The face beside is not white.
-    image, profile, label = _scene_die("classic", 352, (621.5, 580.9))
+    image, profile, label = scene_die("classic", 352, (621.5, 580.9))
     assert (label["color"], label["symbol"]) == ("white", "gavel")
     assert read_at(image, profile, label) == [("white", "gavel", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_COLOR", math.inf)
@@ -394,7 +385,7 @@ def test_a_cube_whose_second_face_is_narrow_is_reported_unread(monkeypatch: pyte
     # face foreshortened to half a side, which matched a template squashed to three quarters of a
     # side too poorly (0.63) to tell it: its top face was read surely as a cocktail. Squashed to
     # half a side, the template matches it at 0.94, and the die is surely cocked.
-    image, profile, label = _scene_die("bold", 14, (685.0, 895.0), cocked_3d=True)
+    image, profile, label = scene_die("bold", 14, (685.0, 895.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("red", None)
     assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "SECOND_FACE_NARROW", (0.5, math.inf))
@@ -409,7 +400,7 @@ def test_a_cube_whose_second_face_is_of_its_own_color_is_reported_unread(monkeyp
     # face beside the face read, blue and lit, matching a template squashed to half a side at
     # 0.79: short of SECOND_FACE_NARROW's bar, so its top face was read surely as a cocktail. A
     # face beside of the die's own color needs less (`reader.SECOND_FACE_ALIKE`).
-    image, profile, label = _scene_die("bold", 55, (1083.5, 1154.5), cocked_3d=True)
+    image, profile, label = scene_die("bold", 55, (1083.5, 1154.5), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert read_at(image, profile, label) == [("blue", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_ALIKE", (0.1, 0.2, 0.3, math.inf))
@@ -424,7 +415,7 @@ def test_a_cube_leaning_on_a_die_of_its_color_is_reported_unread(monkeypatch: py
     # counted as taking the side, it hid the second face, and the top face was read surely as a
     # cocktail. Only a die nearer than SECOND_FACE_OWN_REACH takes the side now, and the die is
     # surely cocked.
-    image, profile, label = _scene_die("bold", 12, (468.0, 262.0), cocked_3d=True)
+    image, profile, label = scene_die("bold", 12, (468.0, 262.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert read_at(image, profile, label) == [("blue", None, True)]
     monkeypatch.setattr(reader, "SECOND_FACE_OWN_REACH", reader.NEIGHBOUR_ALONG[1])
@@ -438,7 +429,7 @@ def test_a_cube_whose_second_face_lies_nearer_than_the_usual_look_is_reported_un
     # frame's middle. Looked for where a steeper die's lies (0.7 sides out, half a side across)
     # it matched 0.09, so the top face was read surely as a finger; squashed narrower and
     # nearer, a template matches it at 0.96 (`reader.SECOND_FACE_SCAN`).
-    image, profile, label = _scene_die("classic", 150, (1102.0, 217.0), cocked_3d=True)
+    image, profile, label = scene_die("classic", 150, (1102.0, 217.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_INWARD", -1.0)  # every side faces the middle
@@ -454,7 +445,7 @@ def test_a_cube_leaning_near_45_degrees_is_reported_between_the_faces_it_shows(m
     # alike, and the one read (surely, a gavel, until the face beside it told it cocked) is the
     # one leaning away, 0.71 sides from its top face's middle, where the label lies. Reported
     # there it was missed, and a phantom; midway between the two it is asked of the player.
-    image, profile, label = _scene_die("classic", 80, (876.0, 675.0), cocked_3d=True)
+    image, profile, label = scene_die("classic", 80, (876.0, 675.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
     monkeypatch.setattr(reader, "WIDE_SECOND_FACE", math.inf)  # every second face counted narrow
@@ -466,7 +457,7 @@ def test_a_cube_left_unread_is_reported_midway_between_the_two_faces_it_shows(mo
     # 0.71 sides from its label (on its top face): missed, and a phantom. Both its faces show,
     # 0.6-0.8 sides apart along one of its axes, and match a foreshortened template: reported
     # midway between them (`reader._midway_between_faces`), it is found, asked of the player.
-    image, profile, label = _scene_die("stencil", 18, (205.0, 630.0), cocked_3d=True)
+    image, profile, label = scene_die("stencil", 18, (205.0, 630.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
     monkeypatch.setattr(reader, "TWO_FACES_MATCH", math.inf)  # no two faces found
@@ -478,7 +469,7 @@ def test_a_cube_whose_two_faces_were_read_is_reported_between_them(monkeypatch: 
     # faces read doubtfully, the one leaning away better. Reported where its blob said, which was
     # on that face (its blob held mostly it), it lay 0.7 sides from its label: missed, and a
     # phantom. Midway between the two faces it is found (`reader.ON_ITS_FACE`), surely cocked.
-    image, profile, label = _scene_die("stencil", 171, (854.0, 861.0), cocked_3d=True)
+    image, profile, label = scene_die("stencil", 171, (854.0, 861.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("red", None)
     assert read_at(image, profile, label) == [("red", None, True)]
     monkeypatch.setattr(reader, "ON_ITS_FACE", 0.0)  # moved only when reported right at the face
@@ -491,7 +482,7 @@ def test_a_cube_read_doubtfully_on_its_face_leaning_away_is_reported_between_its
     # doubtfully (a gavel, asked of the player) on its face leaning away, 0.69 sides from its
     # label: missed, and a phantom. Its top face lies beside that face and matches a
     # foreshortened template: midway between the two, the die is found (`reader._between_faces`).
-    image, profile, label = _scene_die("bold", 7, (726.5, 420.9), cocked_3d=True)
+    image, profile, label = scene_die("bold", 7, (726.5, 420.9), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("white", None)
     [(color, _, sure)] = read_at(image, profile, label)
     assert (color, sure) == ("white", False)
@@ -507,7 +498,7 @@ def test_a_cube_leaning_toward_its_neighbour_is_reported_between_its_faces(monke
     # matches, and midway between the two faces the die is found, surely cocked. Without that
     # look, the two faces it shows still move it midway (`reader._midway_between_faces`), but
     # it is only asked of the player.
-    image, profile, label = _scene_die("classic", 65, (745.0, 779.0), cocked_3d=True)
+    image, profile, label = scene_die("classic", 65, (745.0, 779.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("blue", None)
     assert read_at(image, profile, label) == [("blue", None, True)]
     monkeypatch.setattr(reader, "BETWEEN_FACES_NEIGHBOUR", reader.NEIGHBOUR_ALONG[1])  # as for a flat die
@@ -521,7 +512,7 @@ def test_a_cube_whose_second_face_matches_less_well_is_moved_but_still_asked(mon
     # not read on its face leaning away, 0.72 sides from its label. Its top face beside matches a
     # foreshortened template 0.70, short of surely a second face (`reader.BETWEEN_FACES_MATCH`)
     # but enough to move the die midway (`reader.BETWEEN_FACES_MOVE`): found, and still asked.
-    image, profile, label = _scene_die("classic", 124, (1078.0, 851.0), cocked_3d=True)
+    image, profile, label = scene_die("classic", 124, (1078.0, 851.0), cocked_3d=True)
     assert (label["color"], label["symbol"]) == ("white", None)
     assert read_at(image, profile, label) == [("white", None, False)]
     monkeypatch.setattr(reader, "BETWEEN_FACES_MOVE", reader.BETWEEN_FACES_MATCH)
@@ -570,7 +561,7 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
     # the label), it is asked of the player where it lies. Reported where the finder found it,
     # it was missed and counted a phantom too, until the two faces it shows moved it midway
     # between them (`reader._midway_between_faces`).
-    image, profile, label = _scene_die("classic", 146, (508.2, 577.4), cocked_3d=True)
+    image, profile, label = scene_die("classic", 146, (508.2, 577.4), cocked_3d=True)
     assert (label["color"], label["symbol"], label["cocked_deg"]) == ("blue", None, 38.7)
 
     def near() -> list:
@@ -605,7 +596,7 @@ def test_a_cocked_die_the_finder_found_on_its_second_face_is_reported_at_its_blo
 def test_a_leaning_die_shown_cocked_is_surely_null(
         monkeypatch: pytest.MonkeyPatch, style: str, seed: int, near: tuple[float, float], cocked_3d: bool,
         color: str, rule: str, off: float) -> None:
-    image, profile, label = _scene_die(style, seed, near, cocked_3d=cocked_3d)
+    image, profile, label = scene_die(style, seed, near, cocked_3d=cocked_3d)
     assert (label["color"], label["symbol"]) == (color, None)
     assert read_at(image, profile, label) == [(color, None, True)]
     monkeypatch.setattr(reader, rule, off)

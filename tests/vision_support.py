@@ -61,6 +61,17 @@ def taught_on_renders(style: str, cocked_3d: bool = False) -> Profile:
     return teach(list(teaching_renders(style, cocked_3d)))
 
 
+def scene_die(style: str, seed: int, near: tuple[float, float], cocked_3d: bool = False
+              ) -> tuple[np.ndarray, Profile, dict]:
+    """A rendered scene of `style` (its image and the profile taught on its style's renders) and
+    its labelled die nearest `near`."""
+    # `taught_on_renders` caches by its arguments as given: called as the other tests call it,
+    # so one teaching serves them all.
+    profile = taught_on_renders(style, cocked_3d=True) if cocked_3d else taught_on_renders(style)
+    image, labels = render(random_scene(seed, style=style, cocked_3d=cocked_3d))
+    return image, profile, min(labels["dice"], key=lambda d: math.dist(d["center"], near))
+
+
 def read_and_score(profile: Profile, labelled: Iterable[tuple[np.ndarray, dict]]) -> Score:
     """Read each (BGR image, labels) with `profile` and score it as the spec does: the sum."""
     total = Score()
