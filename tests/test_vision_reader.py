@@ -1029,3 +1029,42 @@ def test_a_flat_die_whose_outline_stops_is_not_asked_for_a_squashed_match_beside
     assert read_at(image, profile, die) == [("blue", "finger", True)]
     monkeypatch.setattr(reader, "SECOND_FACE_SCAN_RUNS_ON", (0.0, reader.SECOND_FACE_SCAN_RUNS_ON[1]))
     assert [sure for *_, sure in read_at(image, profile, die)] == [False]
+
+
+def test_a_cube_leaning_on_a_die_of_its_color_is_asked_for_the_second_face_between_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 11, cubes: a white cube leaning 29 degrees, a gavel on its top face. It leans
+    # toward a white die whose middle lies within SECOND_FACE_OWN_REACH, so that side was taken
+    # for the neighbour's. But there its outline runs on (1.35 as strongly as along the face)
+    # over a face of its own color that a squashed template matches at 0.87: SECOND_FACE_OWN_SIDE.
+    # The die is asked of the player; without that rule it is read surely as a gavel: wrong.
+    image, profile, die = scene_die("line", 11, (194.0, 422.0), cocked_3d=True)
+    assert (die["color"], die["symbol"]) == ("white", None)
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]
+    monkeypatch.setattr(reader, "SECOND_FACE_OWN_SIDE", (math.inf, math.inf))
+    assert read_at(image, profile, die) == [("white", "gavel", True)]
+
+
+def test_a_flat_die_beside_one_of_its_color_stays_read_for_a_loose_match_between_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 14: a flat white gavel beside a white die. Its outline runs on toward that die
+    # (2.2 as strongly as along the face), and between them a squashed template matches at 0.76:
+    # under SECOND_FACE_OWN_SIDE's match, so the die stays read. At a match of 0.75 it is asked.
+    image, profile, die = scene_die("line", 14, (137.0, 317.0))
+    assert (die["color"], die["symbol"]) == ("white", "gavel")
+    assert read_at(image, profile, die) == [("white", "gavel", True)]
+    monkeypatch.setattr(reader, "SECOND_FACE_OWN_SIDE", (reader.SECOND_FACE_OWN_SIDE[0], 0.75))
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]
+
+
+def test_a_flat_die_beside_one_of_its_color_stays_read_where_its_outline_stops_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Line scene 273: a flat blue finger beside a blue die. Between them a squashed template
+    # matches at 0.92, but the finger's outline runs on there only 0.66 as strongly as along the
+    # face: under SECOND_FACE_OWN_SIDE's bar, so the die stays read. With no bar on the outline,
+    # it is asked.
+    image, profile, die = scene_die("line", 273, (843.0, 782.0))
+    assert (die["color"], die["symbol"]) == ("blue", "finger")
+    assert read_at(image, profile, die) == [("blue", "finger", True)]
+    monkeypatch.setattr(reader, "SECOND_FACE_OWN_SIDE", (0.0, reader.SECOND_FACE_OWN_SIDE[1]))
+    assert [sure for *_, sure in read_at(image, profile, die)] == [False]

@@ -179,6 +179,17 @@ SECOND_FACE_SCAN_RUNS_ON = (0.4, 0.7)
 # 709; renderer 205 -> 202 (wrong 32 -> 29), flagged 1671 -> 1679. At 1.4, flat dice beside a
 # die of their color 1.4-1.5 sides off were asked (3 in 100 cube scenes per style).
 SECOND_FACE_OWN_REACH = 1.5
+# A side so taken is yet a second face's when the outline runs on there at least
+# SECOND_FACE_OWN_SIDE[0] as strongly as along the face, no die of another color lies there, and
+# the face beside, of this face's color (SECOND_FACE_ALIKE's step and light), matches a squashed
+# template SECOND_FACE_OWN_SIDE[1] well. The die is asked of the player, not made surely cocked:
+# a few flat dice pass these bars too. Offline, on the dice read surely and left so that had
+# such a side: cubes, 17 cocked dice for 3 flat ones; the renderer, 1 and none (at a match of
+# 0.8 and a run-on of 0.2, cubes: 29 for 20; at 0.9 and 0.8: 10 for none). Measured, 300 scenes
+# per style: cubes errors 315 -> 300 (wrong 138 -> 123), flagged 1062 -> 1080 (15 cocked dice
+# and 3 flat ones asked); walls 343 -> 327 (16 and 3); renderer 195 -> 194 (one cocked die
+# asked); box C, taught on its 8 and on each 4 of them: every reading as before.
+SECOND_FACE_OWN_SIDE = (0.8, 0.85)
 # A second face found beside the face read (`_second_face_beside`) that matches a template
 # foreshortened FORESHORTENED across this well is nearly as wide as that face: the die leans near
 # 45 degrees and its two faces look alike, so the face read is as often the one leaning away as
@@ -2058,8 +2069,10 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     the die unread (see SECOND_FACE), reported where `_found_leaning` says. `dice` are all the
     frame's: where one lies, the outline runs on into it and its face is no second face, unless
     it is of another color and the face beside of this face's (SECOND_FACE_COLOR,
-    SECOND_FACE_ALIKE), or of its color but lying SECOND_FACE_OWN_REACH sides out or farther.
-    `edges`: how the outline runs on past the face (`vision.outline.edges_past_face`, PAST_FACE)."""
+    SECOND_FACE_ALIKE), or of its color but lying SECOND_FACE_OWN_REACH sides out or farther, or
+    nearer where the outline runs on far over a face of this one's color that matches closely
+    (SECOND_FACE_OWN_SIDE). `edges`: how the outline runs on past the face
+    (`vision.outline.edges_past_face`, PAST_FACE)."""
     run_on, match_at_least, _ = SECOND_FACE
     alike_run_on, alike_step, alike_light, alike_match = SECOND_FACE_ALIKE
     others = [other for other in dice if other is not die]
@@ -2072,8 +2085,19 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     window, score = _beside_looks(frame_bgr, reading, die.color, profile)
     face_body = None  # the face's body color, taken once and only when a side asks it
     free = []
+    own_runs_on, own_match = SECOND_FACE_OWN_SIDE
     for (way, strength), turn in zip(edges, FACE_WAY_TURNS):
-        if strength < min(run_on, alike_run_on) or _occupied(way, reading.center, reading.size, alike, own_neighbour):
+        if strength < min(run_on, alike_run_on):
+            continue
+        if _occupied(way, reading.center, reading.size, alike, own_neighbour):
+            # Taken by a die of this color: a second face only by SECOND_FACE_OWN_SIDE's bars.
+            if strength >= own_runs_on and score(way, turn, SECOND_FACE_NARROW[0]) >= own_match and \
+                    not _occupied(way, reading.center, reading.size, unlike, neighbour):
+                if face_body is None:
+                    face_body = _body_color(face_window(frame_bgr, reading.center, reading.size, reading.angle))
+                step, light = _beside_color_step(window(way, turn, FORESHORTENED), face_body)
+                if step <= alike_step and light >= alike_light:
+                    return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
             continue
         taken = _occupied(way, reading.center, reading.size, unlike, neighbour)
         step = light = None
