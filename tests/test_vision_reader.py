@@ -1033,9 +1033,9 @@ def test_a_flat_die_whose_outline_stops_is_not_asked_for_a_squashed_match_beside
 
 def test_a_cube_leaning_on_a_die_of_its_color_is_asked_for_the_second_face_between_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Line scene 11, cubes: a white cube leaning 29 degrees, a gavel on its top face. It leans
-    # toward a white die whose middle lies within SECOND_FACE_OWN_REACH, so that side was taken
-    # for the neighbour's. But there its outline runs on (1.35 as strongly as along the face)
+    # Line scene 11, cubes: a white cube leaning 29 degrees, a gavel on its top face. On the side
+    # of its second face a white die's middle lies within SECOND_FACE_OWN_REACH, so that side was
+    # taken for the neighbour's. But there its outline runs on (1.35 as strongly as along the face)
     # over a face of its own color that a squashed template matches at 0.87: SECOND_FACE_OWN_SIDE.
     # The die is asked of the player; without that rule it is read surely as a gavel: wrong.
     image, profile, die = scene_die("line", 11, (194.0, 422.0), cocked_3d=True)
