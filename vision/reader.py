@@ -2083,7 +2083,14 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
     # The color step and the wide look share a window, and the side picked last may have been
     # looked at already.
     window, score = _beside_looks(frame_bgr, reading, die.color, profile)
-    face_body = None  # the face's body color, taken once and only when a side asks it
+
+    @functools.cache
+    def face_body() -> np.ndarray:  # the face's body color, taken once and only when a side asks it
+        return _body_color(face_window(frame_bgr, reading.center, reading.size, reading.angle))
+
+    def color_step(way: tuple[float, float], turn: float) -> tuple[float, float]:
+        return _beside_color_step(window(way, turn, FORESHORTENED), face_body())
+
     free = []
     own_runs_on, own_match = SECOND_FACE_OWN_SIDE
     for (way, strength), turn in zip(edges, FACE_WAY_TURNS):
@@ -2093,18 +2100,14 @@ def _second_face_beside(frame_bgr: np.ndarray, die: Die, reading: FaceReading, d
             # Taken by a die of this color: a second face only by SECOND_FACE_OWN_SIDE's bars.
             if strength >= own_runs_on and score(way, turn, SECOND_FACE_NARROW[0]) >= own_match and \
                     not _occupied(way, reading.center, reading.size, unlike, neighbour):
-                if face_body is None:
-                    face_body = _body_color(face_window(frame_bgr, reading.center, reading.size, reading.angle))
-                step, light = _beside_color_step(window(way, turn, FORESHORTENED), face_body)
+                step, light = color_step(way, turn)
                 if step <= alike_step and light >= alike_light:
                     return _found_leaning(die, reading, way, score(way, turn, FORESHORTENED))
             continue
         taken = _occupied(way, reading.center, reading.size, unlike, neighbour)
         step = light = None
         if taken or strength >= alike_run_on:
-            if face_body is None:
-                face_body = _body_color(face_window(frame_bgr, reading.center, reading.size, reading.angle))
-            step, light = _beside_color_step(window(way, turn, FORESHORTENED), face_body)
+            step, light = color_step(way, turn)
         # A side where a die of another color lies is free only when the face beside is of this
         # face's color: then it is this die's second face, not that die's.
         if strength >= run_on and (not taken or step <= SECOND_FACE_COLOR):
