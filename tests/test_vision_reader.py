@@ -227,9 +227,7 @@ def test_a_cocked_die_s_face_read_smaller_is_made_sure_only_if_its_outline_stops
     # fitted about as well as an upright one, so it was read as cocked. Read a tenth smaller its
     # nearer face fits a gun upright, clearly, but its outline runs on into its second face, of
     # its color: it stays unread. Without that check it was read surely as a gun.
-    profile = taught_on_renders("classic")
-    image, labels = render(random_scene(110, style="classic"))
-    truth = min(labels["dice"], key=lambda d: math.dist(d["center"], (1403.0, 425.0)))
+    image, profile, truth = scene_die("classic", 110, (1403.0, 425.0))
     assert (truth["color"], truth["symbol"]) == ("blue", None)
 
     # Unread (and surely cocked, as its second face shows: `reader.TWO_FACES_SEEN`).
@@ -683,9 +681,7 @@ def test_a_die_the_finder_found_but_could_not_read_is_asked_of_the_player(
     # faces match no symbol well enough to be read. The die finder judged each a die, and its
     # rim is its color's: it is reported unread (null, and so asked of the player, as cocked
     # when surely so), not left out.
-    profile = taught_on_renders("classic")
-    image, labels = render(random_scene(seed, style="classic"))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], center))
+    image, profile, die = scene_die("classic", seed, center)
     assert (die["color"], die["symbol"]) == truth
     there = [d for d in read_frame(image, profile) if math.dist(d.center, die["center"]) <= die["size"] / 2]
     assert [(d.color, d.symbol) for d in there] == [(truth[0], None)], there
@@ -716,9 +712,8 @@ def test_a_die_the_finder_found_off_its_face_is_read_again_around_it(seed: int, 
 def _assert_read_surely(style: str, seed: int, at: tuple[float, float]) -> None:
     """The labelled die nearest `at` in `style`'s renderer scene `seed` is read once, surely,
     with its color and symbol, by a profile taught on renders of that style."""
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
-    dice = read_frame(image, taught_on_renders(style))
+    image, profile, die = scene_die(style, seed, at)
+    dice = read_frame(image, profile)
     there = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2]
     assert [(d.color, d.symbol) for d in there] == [(die["color"], die["symbol"])], there
     assert there[0].confidence >= 0.5, there
@@ -762,10 +757,9 @@ def test_a_found_die_whose_face_matches_less_closely_but_fits_upright_is_read_su
     # foreshortened one, as a cocked die's nearer face does not (LEARNT_FLAT_GAIN): they are
     # read surely. Held to LEARNT_MATCH, each was asked of the player, unread.
     _assert_read_surely(style, seed, at)
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
+    image, profile, die = scene_die(style, seed, at)
     monkeypatch.setattr(reader, "LEARNT_FLAT_GAIN", -math.inf)
-    assert read_at(image, taught_on_renders(style), die) == [(die["color"], None, False)]
+    assert read_at(image, profile, die) == [(die["color"], None, False)]
 
 
 @pytest.mark.parametrize("style, seed, at", [
@@ -787,9 +781,7 @@ def test_a_square_face_makes_a_die_flat_only_if_it_matches_the_bar_it_is_asked_t
     # 0.16 better than foreshortened, and its outline runs on 0.58 as strongly past it as along
     # it. Squareness makes it flat under a bar its match clears, and not above its match, where
     # only the outline could (the long-blob rule asks FAINT_MATCH: mat print matched at 0.6).
-    image, labels = render(random_scene(262, style="bold"))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], (1417.0, 799.0)))
-    profile = taught_on_renders("bold")
+    image, profile, die = scene_die("bold", 262, (1417.0, 799.0))
     dice = read_frame(image, profile)
     found = [d for d in dice if math.dist(d.center, die["center"]) <= die["size"] / 2][0]
     face = reader._face_reading(reader._refine(image, found.center, found.size, profile.templates_for("blue")),
@@ -947,9 +939,8 @@ def test_a_face_the_templates_doubt_and_the_discriminant_reads_alike_is_read_sur
     # the pixels where symbols differ above those where one symbol's faces differ, reads the
     # same symbol by far (see SECOND_OPINION): without it the die is asked of the player.
     _assert_read_surely(style, seed, at)
-    image, labels = render(random_scene(seed, style=style))
-    die = min(labels["dice"], key=lambda d: math.dist(d["center"], at))
-    without = dataclasses.replace(taught_on_renders(style), discriminant=None)
+    image, profile, die = scene_die(style, seed, at)
+    without = dataclasses.replace(profile, discriminant=None)
     there = [d for d in read_frame(image, without) if math.dist(d.center, die["center"]) <= die["size"] / 2]
     assert there and all(d.confidence < 0.5 for d in there), there
 
