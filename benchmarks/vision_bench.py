@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.error_causes import causes_line, error_causes  # noqa: E402
+from vision.error_causes import causes_line, error_causes, flag_causes  # noqa: E402
 from vision.labels import load_labelled, read_image  # noqa: E402
 from vision.reader import read_frame, read_under_lamp  # noqa: E402
 from vision.scoring import Score, score_image  # noqa: E402
@@ -170,7 +170,7 @@ def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False
     started = time.perf_counter()
     profile = teach(teach_set)
     print(f"style {style}: taught from {n_teach} images in {time.perf_counter() - started:.1f} s")
-    total, times, causes = Score(), [], Counter()
+    total, times, causes, flags = Score(), [], Counter(), Counter()
     for seed in range(n_scenes):
         scene = random_scene(seed, style=style, cocked_3d=cocked_3d, walls=walls)
         image, labels = render(scene)
@@ -178,10 +178,12 @@ def bench_style(style: str, n_teach: int, n_scenes: int, cocked_3d: bool = False
         times.append(ms)
         total = total + score_image(read, labels["dice"])
         causes += error_causes(scene, labels["dice"], read)
+        flags += flag_causes(scene, labels["dice"], read)
     drawn = ", every die a 3D cube, flat ones showing their walls" if walls else \
         ", cocked dice as 3D cubes" if cocked_3d else ""
     _report(f"style {style} ({n_scenes} scenes{drawn})", total, times)
     print(f"  errors by cause: {causes_line(causes)}")
+    print(f"  flagged by cause: {causes_line(flags, 'none flagged')}")
 
 
 def bench_speed(image_path: str, profile, repeats: int) -> None:

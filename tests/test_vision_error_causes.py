@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from vision.distractors import Distractor
-from vision.error_causes import causes_line, error_causes
+from vision.error_causes import causes_line, error_causes, flag_causes
 from vision.render import random_scene, render
 from vision.scene import DieSpec
 from vision.scoring import matched_pairs, score_image
@@ -75,3 +75,41 @@ def test_every_error_is_put_down_to_what_the_scene_shows_there() -> None:
     assert error_causes(plain, labels, read)["phantom: the table"] == 1
     assert causes_line(error_causes(scene, labels, [_read(tuple(d["center"]), d["color"], d["symbol"])
                                                     for d in labels])) == "no errors"
+
+
+def test_every_flag_is_put_down_to_the_die_and_what_the_scene_shows_there() -> None:
+    dice = (
+        DieSpec("red", "gun", (300.0, 300.0), 90.0, 10.0),  # glare on it: asked, read right
+        DieSpec("blue", "cocktail", (700.0, 300.0), 90.0, 0.0),  # glare on it: asked, read wrong
+        DieSpec("white", None, (1100.0, 300.0), 90.0, 30.0, cocked=True, tilt=45.0, faces=("gun", "gavel")),
+        DieSpec("white", "finger", (1450.0, 300.0), 90.0, 0.0),  # asked, read null
+        DieSpec("red", "finger", (300.0, 800.0), 90.0, 0.0),  # read surely: no flag
+        DieSpec("red", "gavel", (391.0, 800.0), 90.0, 0.0),  # touches the one before: asked
+        DieSpec("blue", "gun", (1300.0, 900.0), 90.0, 0.0),  # missed: an error, no flag
+    )
+    scene = dataclasses.replace(random_scene(1, table="felt_green"), dice=dice, hand=None, distractors=(),
+                                glare=((310.0, 290.0, 15.0, 0.5), (690.0, 310.0, 15.0, 0.5)))
+    _, labels = render(scene)
+    labels = labels["dice"]
+    read = [
+        _read((301.0, 300.0), "red", "gun", confidence=0.4),
+        _read((700.0, 302.0), "blue", "finger", confidence=0.2),
+        _read((1098.0, 300.0), "white", None, confidence=0.3),
+        _read((1450.0, 300.0), "white", None, confidence=0.3),
+        _read((300.0, 800.0), "red", "finger"),
+        _read((391.0, 800.0), "red", "gavel", confidence=0.45),
+        _read((1000.0, 1100.0), "white", None, confidence=0.3),  # a phantom: an error, no flag
+    ]
+    causes = flag_causes(scene, labels, read)
+    assert causes == {
+        "a flat die read right: glare on its face": 1,
+        "a flat die read wrong: glare on its face": 1,
+        "a cocked die": 1,
+        "a flat die read null: alone": 1,
+        "a flat die read right: touching another": 1,
+    }, causes
+    assert sum(causes.values()) == score_image(read, labels).flagged == 5
+    # A cocked die read null surely is no flag, nor is any die read surely.
+    sure = [dict(die, confidence=0.9) for die in read]
+    assert flag_causes(scene, labels, sure) == {}
+    assert causes_line(flag_causes(scene, labels, sure), "none flagged") == "none flagged"

@@ -1,5 +1,6 @@
 """Why a reading of a rendered scene went wrong: each error the spec's scoring counts (a die read
-wrong, missed, or a phantom) put down to what the scene shows there.
+wrong, missed, or a phantom) put down to what the scene shows there; and why each die it asked
+of the player (flagged) was asked.
 
 The benchmark counts errors; this says where they lie (leaning dice read as flat ones, glare on
 a face, dice lost against a neighbour, tokens or print taken for dice), so that work on the
@@ -47,19 +48,56 @@ def error_causes(scene: Scene, labels: list[dict], read: list[dict]) -> Counter[
     return causes
 
 
+def flag_causes(scene: Scene, labels: list[dict], read: list[dict]) -> Counter[str]:
+    """The dice of `read` that the spec's scoring counts flagged (matched, confidence under
+    FLAG_BELOW), counted by what they are and what the scene shows there: keys are "a cocked
+    die" or "a flat die read right: ...", "... read wrong: ...", "... read null: ...", the
+    symbol as read telling a flag that kept an error out from one that only cost the player a
+    look; the counts add up to the scoring's flagged.
+
+    The flag target counts both kinds alike: a leaning die must be null or flagged, and a face
+    under glare is flagged when its symbol is not sure, so these say how much of the flagged share
+    no reader could save (the renderer's glare and leaning dice) and where the rest lies."""
+    causes: Counter[str] = Counter()
+    for i, j in matched_pairs(read, labels):
+        truth, die = labels[i], read[j]
+        if die["confidence"] >= FLAG_BELOW:
+            continue
+        if truth.get("symbol") is None:
+            causes["a cocked die"] += 1
+            continue
+        read_as = "null" if die.get("symbol") is None else \
+            "right" if (die["color"], die["symbol"]) == (truth["color"], truth["symbol"]) else "wrong"
+        causes[f"a flat die read {read_as}: {_why_flagged(scene, labels, truth)}"] += 1
+    return causes
+
+
+def _why_flagged(scene: Scene, labels: list[dict], truth: dict) -> str:
+    if _glare_on(scene, truth):
+        return "glare on its face"
+    return "touching another" if _touching(labels, truth) else "alone"
+
+
+def _glare_on(scene: Scene, truth: dict) -> bool:
+    return any(math.dist((x, y), truth["center"]) <= GLARE_ON_FACE * truth["size"] for x, y, _, _ in scene.glare)
+
+
+def _touching(labels: list[dict], truth: dict) -> bool:
+    return any(other is not truth and math.dist(other["center"], truth["center"]) < TOUCHING * truth["size"]
+               for other in labels)
+
+
 def _why_wrong(scene: Scene, truth: dict, die: dict) -> str:
     if truth.get("symbol") is None:
         return "a cocked die read as a flat one"
-    if any(math.dist((x, y), truth["center"]) <= GLARE_ON_FACE * truth["size"] for x, y, _, _ in scene.glare):
+    if _glare_on(scene, truth):
         return "glare on its face"
     return "its color" if die["color"] != truth["color"] else "its symbol"
 
 
 def _why_missed(labels: list[dict], truth: dict) -> str:
     kind = "a cocked die" if truth.get("symbol") is None else "a flat die"
-    touching = any(other is not truth and math.dist(other["center"], truth["center"]) < TOUCHING * truth["size"]
-                   for other in labels)
-    return f"{kind} touching another" if touching else f"{kind} alone"
+    return f"{kind} touching another" if _touching(labels, truth) else f"{kind} alone"
 
 
 def _why_phantom(scene: Scene, labels: list[dict], die: dict) -> str:
@@ -75,8 +113,9 @@ def _why_phantom(scene: Scene, labels: list[dict], die: dict) -> str:
     return "the table's print" if scene.table in PRINTED_TABLES else "the table"
 
 
-def causes_line(causes: Counter[str]) -> str:
-    """One line, the commonest causes first: `error_causes` as a benchmark prints it."""
+def causes_line(causes: Counter[str], empty: str = "no errors") -> str:
+    """One line, the commonest causes first: `error_causes` (or `flag_causes`) as a benchmark
+    prints it; `empty` when there are none."""
     if not causes:
-        return "no errors"
+        return empty
     return "; ".join(f"{cause} {count}" for cause, count in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
