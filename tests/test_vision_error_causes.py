@@ -8,7 +8,7 @@ import dataclasses
 from vision.distractors import Distractor
 from vision.error_causes import causes_line, error_causes, flag_causes
 from vision.render import random_scene, render
-from vision.scene import DieSpec
+from vision.scene import DieSpec, Scene
 from vision.scoring import matched_pairs, score_image
 
 
@@ -31,21 +31,31 @@ def test_each_label_is_matched_to_its_nearest_reading_once() -> None:
     assert matched_pairs([_read((100.0, 146.0))], labels) == []  # past half a side of both
 
 
+# Seven dice, one of them leaning, the sixth touching the fifth: what each test reads of them,
+# right or wrong, is in its own readings.
+DICE = (
+    DieSpec("red", "gun", (300.0, 300.0), 90.0, 10.0),
+    DieSpec("blue", "cocktail", (700.0, 300.0), 90.0, 0.0),
+    DieSpec("white", None, (1100.0, 300.0), 90.0, 30.0, cocked=True, tilt=45.0, faces=("gun", "gavel")),
+    DieSpec("white", "finger", (1450.0, 300.0), 90.0, 0.0),
+    DieSpec("red", "finger", (300.0, 800.0), 90.0, 0.0),
+    DieSpec("red", "gavel", (391.0, 800.0), 90.0, 0.0),
+    DieSpec("blue", "gun", (1300.0, 900.0), 90.0, 0.0),
+)
+
+
+def _scene_of_dice(table: str, glare: tuple, distractors: tuple = ()) -> tuple[Scene, list[dict]]:
+    """DICE on `table` under `glare` spots among `distractors`, and their labels."""
+    scene = dataclasses.replace(random_scene(1, table=table), dice=DICE, hand=None, distractors=distractors,
+                                glare=glare)
+    return scene, render(scene)[1]["dice"]
+
+
 def test_every_error_is_put_down_to_what_the_scene_shows_there() -> None:
-    dice = (
-        DieSpec("red", "gun", (300.0, 300.0), 90.0, 10.0),  # glare on it, read as a finger
-        DieSpec("blue", "cocktail", (700.0, 300.0), 90.0, 0.0),  # read white
-        DieSpec("white", None, (1100.0, 300.0), 90.0, 30.0, cocked=True, tilt=45.0, faces=("gun", "gavel")),
-        DieSpec("white", "finger", (1450.0, 300.0), 90.0, 0.0),  # read wrong, but flagged
-        DieSpec("red", "finger", (300.0, 800.0), 90.0, 0.0),
-        DieSpec("red", "gavel", (391.0, 800.0), 90.0, 0.0),  # touches the one before: missed
-        DieSpec("blue", "gun", (1300.0, 900.0), 90.0, 0.0),  # missed, alone
-    )
-    scene = dataclasses.replace(random_scene(1, table="playmat"), dice=dice, hand=None,
-                                distractors=(Distractor("token", (800.0, 900.0), 60.0, 0.0, 1),),
-                                glare=((310.0, 290.0, 15.0, 0.5),))
-    _, labels = render(scene)
-    labels = labels["dice"]
+    # Glare on the first die, read as a finger; the second read white; the fourth read wrong but
+    # flagged; the sixth, touching the fifth, missed, and the last missed alone.
+    scene, labels = _scene_of_dice("playmat", ((310.0, 290.0, 15.0, 0.5),),
+                                   (Distractor("token", (800.0, 900.0), 60.0, 0.0, 1),))
     read = [
         _read((301.0, 300.0), "red", "finger"),
         _read((700.0, 302.0), "white", "cocktail"),
@@ -78,19 +88,10 @@ def test_every_error_is_put_down_to_what_the_scene_shows_there() -> None:
 
 
 def test_every_flag_is_put_down_to_the_die_and_what_the_scene_shows_there() -> None:
-    dice = (
-        DieSpec("red", "gun", (300.0, 300.0), 90.0, 10.0),  # glare on it: asked, read right
-        DieSpec("blue", "cocktail", (700.0, 300.0), 90.0, 0.0),  # glare on it: asked, read wrong
-        DieSpec("white", None, (1100.0, 300.0), 90.0, 30.0, cocked=True, tilt=45.0, faces=("gun", "gavel")),
-        DieSpec("white", "finger", (1450.0, 300.0), 90.0, 0.0),  # asked, read null
-        DieSpec("red", "finger", (300.0, 800.0), 90.0, 0.0),  # read surely: no flag
-        DieSpec("red", "gavel", (391.0, 800.0), 90.0, 0.0),  # touches the one before: asked
-        DieSpec("blue", "gun", (1300.0, 900.0), 90.0, 0.0),  # missed: an error, no flag
-    )
-    scene = dataclasses.replace(random_scene(1, table="felt_green"), dice=dice, hand=None, distractors=(),
-                                glare=((310.0, 290.0, 15.0, 0.5), (690.0, 310.0, 15.0, 0.5)))
-    _, labels = render(scene)
-    labels = labels["dice"]
+    # Glare on the first two dice, asked, one read right and one wrong; the leaning die asked;
+    # the fourth asked, read null; the fifth read surely; the sixth, touching it, asked; the last
+    # missed (an error, no flag).
+    scene, labels = _scene_of_dice("felt_green", ((310.0, 290.0, 15.0, 0.5), (690.0, 310.0, 15.0, 0.5)))
     read = [
         _read((301.0, 300.0), "red", "gun", confidence=0.4),
         _read((700.0, 302.0), "blue", "finger", confidence=0.2),
