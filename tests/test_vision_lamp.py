@@ -215,12 +215,12 @@ def test_a_correction_that_leaves_more_dice_unread_than_it_reads_is_not_taken() 
     assert more_sure >= 1 and unread[1] - unread[0] > more_sure, (unread, len(plain_sure), len(corrected_sure))
     dice, lamp = read_under_lamp(image, profile)
     assert lamp is None
-    # The letters the correction turned white are not in the reading. (Whether the frame as it is
-    # takes a mat letter for an unread die of its own depends on the last digits of the
-    # arithmetic: on one machine none, on another one.)
 
     def at(die, among):
         return any(math.dist(die.center, other.center) < 0.5 * die.size for other in among)
+    # The letters the correction turned white are not in the reading. (Whether the frame as it is
+    # takes a mat letter for an unread die of its own depends on the last digits of the
+    # arithmetic: on one machine none, on another one.)
     letters = [d for d in corrected if d.symbol is None and not at(d, plain)]
     assert letters and not [d for d in dice if at(d, letters)], (letters, dice)
     score = score_image([d.to_json() for d in dice], labels["dice"])

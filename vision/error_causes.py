@@ -34,7 +34,7 @@ def error_causes(scene: Scene, labels: list[dict], read: list[dict]) -> Counter[
     causes: Counter[str] = Counter()
     for i, j in matched:
         truth, die = labels[i], read[j]
-        if die["confidence"] < FLAG_BELOW or (die["color"], die.get("symbol")) == (truth["color"], truth.get("symbol")):
+        if die["confidence"] < FLAG_BELOW or _read_right(truth, die):
             continue
         causes["wrong: " + _why_wrong(scene, truth, die)] += 1
     found = {i for i, _ in matched}
@@ -66,10 +66,14 @@ def flag_causes(scene: Scene, labels: list[dict], read: list[dict]) -> Counter[s
         if truth.get("symbol") is None:
             causes["a cocked die"] += 1
             continue
-        read_as = "null" if die.get("symbol") is None else \
-            "right" if (die["color"], die["symbol"]) == (truth["color"], truth["symbol"]) else "wrong"
+        read_as = "null" if die.get("symbol") is None else "right" if _read_right(truth, die) else "wrong"
         causes[f"a flat die read {read_as}: {_why_flagged(scene, labels, truth)}"] += 1
     return causes
+
+
+def _read_right(truth: dict, die: dict) -> bool:
+    """Whether `die` was read with its label's (`truth`'s) color and symbol."""
+    return (die["color"], die.get("symbol")) == (truth["color"], truth.get("symbol"))
 
 
 def _why_flagged(scene: Scene, labels: list[dict], truth: dict) -> str:
